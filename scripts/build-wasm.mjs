@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Builds every Rust program under crates/ to wasm32-wasi with Debian's rustc and offline
+// Debian crates, asyncifies it with Binaryen, and writes public/wasm/ (plus the test
+// programs under tests/wasm/) with a manifest of name, bytes and sha256.
+//
+// The output must be byte-identical wherever the repository is cloned: source paths are
+// remapped, and wasm-opt runs with a fixed pass list. `npm test` rebuilds and compares.
+
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, readdirSync, unlinkSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cratesDir = join(root, 'crates');
+const targetDir = join(cratesDir, 'target');
+const targets = JSON.parse(readFileSync(join(cratesDir, 'wasm-targets.json'), 'utf8'));
+
+const CARGO = '/usr/bin/cargo';
+const RUSTC = '/usr/bin/rustc';
+
+function requireTool(path, debianPackage) {
+  if (!existsSync(path)) {
+    console.error(`build-wasm: ${path} is missing; install it with: apt-get install -y ${debianPackage}`);
+    process.exit(1);
+  }
+}
+
+requireTool(CARGO, 'cargo');
+requireTool(RUSTC, 'rustc libstd-rust-dev-wasm32 lld-14');
+requireTool('/usr/bin/wasm-opt', 'binaryen');
+
+const rustflags = [
+  `--remap-path-prefix=${cratesDir}=/airlock/crates`,
+  '--remap-path-prefix=/usr/share/cargo/registry=/registry',
+  '-C', 'link-arg=--import-memory',
+].join(' ');
+
+function cargoBuild(extraFlags, packages) {
+  const args = ['build', '--release', '--target', 'wasm32-wasi', ...packages.flatMap((p) => ['-p', p])];
+  execFileSync(CARGO, args, {
+    cwd: cratesDir,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      RUSTC,
+      CARGO_TARGET_DIR: targetDir,
+      RUSTFLAGS: `${rustflags} ${extraFlags}`.trim(),
+      CARGO_INCREMENTAL: '0',
+      SOURCE_DATE_EPOCH: '0',
+    },
+  });
+}
+
+// Programs that need a larger stack (deep recursion) are built in their own pass, since
+// the stack size is a link argument.
+const groups = new Map();
+for (const target of targets) {
+  const flags = target.stackBytes ? `-C link-arg=-zstack-size=${target.stackBytes}` : '';
+  if (!groups.has(flags)) groups.set(flags, []);
+  groups.get(flags).push(target);
+}
+
+const manifests = new Map();
+for (const [flags, group] of groups) {
+  cargoBuild(flags, [...new Set(group.map((t) => t.package))]);
+  for (const target of group) {
+    const input = join(targetDir, 'wasm32-wasi', 'release', `${target.bin}.wasm`);
+    const output = join(root, target.out);
+    mkdirSync(dirname(output), { recursive: true });
+    execFileSync('wasm-opt', [
+      input, '-O2', '--asyncify', '-Os',
+      '--strip-debug', '--strip-producers', '--enable-bulk-memory',
+      '-o', output,
+    ], { stdio: 'inherit' });
+    const bytes = readFileSync(output);
+    const entry = {
+      name: target.bin,
+      file: target.out.split('/').pop(),
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      commands: target.commands,
+    };
+    const manifestPath = join(dirname(output), 'manifest.json');
+    if (!manifests.has(manifestPath)) manifests.set(manifestPath, []);
+    manifests.get(manifestPath).push(entry);
+    console.log(`build-wasm: ${target.out} ${(bytes.length / 1024).toFixed(0)} KiB`);
+  }
+}
+
+for (const [manifestPath, modules] of manifests) {
+  modules.sort((a, b) => a.name.localeCompare(b.name));
+  const dir = dirname(manifestPath);
+  // Remove stale outputs so the committed tree matches exactly what was built.
+  const keep = new Set(modules.map((m) => m.file));
+  for (const file of readdirSync(dir)) {
+    if (file.endsWith('.wasm') && !keep.has(file)) unlinkSync(join(dir, file));
+  }
+  writeFileSync(manifestPath, JSON.stringify({ abi: 1, modules }, null, 2) + '\n');
+}
+

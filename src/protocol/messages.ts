@@ -1,0 +1,120 @@
+// The host⇄worker protocol: the kernel API the host calls (through comlink), and the
+// events the worker sends on its own (output as it is produced). Versioned: the worker
+// refuses an init whose protocol version it does not speak.
+
+import type { SandboxLimits } from './limits.js';
+import type { ChangeBatch, InodeRecord, MountEntry } from './records.js';
+
+export const PROTOCOL_VERSION = 1;
+
+/** A compiled program and the tools (argv[0] names) it provides. */
+export interface ModuleSpec {
+  name: string;
+  tools: string[];
+  /** Compiled by the host (browser); or `bytes`, compiled in the worker (Node). */
+  module?: WebAssembly.Module;
+  bytes?: Uint8Array;
+  /** Initial pages of the imported memory (required with `module`; read from `bytes`). */
+  memoryMinPages?: number;
+  asyncifyBytes?: number;
+}
+
+export interface KernelInit {
+  protocolVersion: number;
+  modules: ModuleSpec[];
+  limits: SandboxLimits;
+  /** Tools that may be started; null allows every installed tool. */
+  allowedTools: string[] | null;
+  hostname: string;
+  env: Record<string, string>;
+  /** State to start from (after a hard kill, for fork, or from persistence). */
+  restore?: SessionImage;
+}
+
+/** Everything needed to rebuild a session: changed inodes since boot, and shell state. */
+export interface SessionImage {
+  records: InodeRecord[];
+  mounts?: Array<{ at: string; entries: MountEntry[] }>;
+  shellState?: Uint8Array;
+}
+
+export type ErrorClass = 'timeout' | 'cancelled' | 'limit' | 'crash' | 'not-found' | 'denied' | 'worker-restarted';
+
+export interface RunRequest {
+  runId: number;
+  /** A shell command line, or an argv run directly without a shell. */
+  command: string | string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  timeoutMs: number;
+  stdin?: Uint8Array;
+  /** Keep stdin open for writeStdin() (terminal use). */
+  interactiveStdin?: boolean;
+  /** Present stdout/stderr as a terminal (isatty true). */
+  terminal?: boolean;
+}
+
+export interface RunReply {
+  exitCode: number;
+  stdout: Uint8Array;
+  stderr: Uint8Array;
+  truncated: { stdout: boolean; stderr: boolean };
+  errorClass: ErrorClass | null;
+  /** Which limit was hit, when errorClass is 'limit'. */
+  limit?: { name: string; value: number };
+}
+
+export interface DirEntry {
+  name: string;
+  kind: 'file' | 'dir' | 'symlink' | 'chardev';
+}
+
+export interface StatResult {
+  kind: 'file' | 'dir' | 'symlink' | 'chardev';
+  size: number;
+  mode: number;
+  mtimeMs: number;
+  atimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  writable: boolean;
+}
+
+export interface WriteFileOptions {
+  mode?: number;
+  /** Create missing parent directories. */
+  parents?: boolean;
+}
+
+/** What the worker exposes. All paths are absolute or relative to /home/user. */
+export interface KernelApi {
+  init(init: KernelInit): Promise<{ tools: string[] }>;
+  run(request: RunRequest): Promise<RunReply>;
+  /** Sends SIGINT to the run's processes (Ctrl-C). */
+  cancel(runId: number): Promise<void>;
+  /** Feeds an interactive run's stdin; null closes it (EOF). */
+  writeStdin(runId: number, data: Uint8Array | null): Promise<void>;
+  readFile(path: string): Promise<Uint8Array>;
+  writeFile(path: string, data: Uint8Array, options?: WriteFileOptions): Promise<void>;
+  readDir(path: string): Promise<DirEntry[]>;
+  mkdir(path: string, options?: { recursive?: boolean; mode?: number }): Promise<void>;
+  stat(path: string, options?: { follow?: boolean }): Promise<StatResult>;
+  rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+  mount(at: string, entries: MountEntry[]): Promise<void>;
+  snapshot(): Promise<number>;
+  restore(id: number): Promise<void>;
+  dropSnapshot(id: number): Promise<void>;
+  /** Changed inodes since the last call, paged by `budgetBytes`. */
+  takeChanges(budgetBytes: number): Promise<ChangeBatch>;
+  /** The whole session as an image (for fork). */
+  exportImage(): Promise<SessionImage>;
+}
+
+/** Messages the worker sends without being asked. */
+export type WorkerEvent =
+  | { airlockEvent: 'output'; runId: number; stream: 'stdout' | 'stderr'; data: Uint8Array }
+  | { airlockEvent: 'ready' };
+
+export function isWorkerEvent(data: unknown): data is WorkerEvent {
+  return typeof data === 'object' && data !== null && 'airlockEvent' in data;
+}
