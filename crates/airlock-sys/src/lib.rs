@@ -11,7 +11,10 @@
 mod raw;
 pub mod spawn;
 
-pub use spawn::{SpawnRequest, FdMapping};
+pub use spawn::{FdMapping, SpawnRequest, FLAG_IGNORE_SIGPIPE, FLAG_NEW_GROUP};
+
+pub mod fs;
+pub mod session;
 
 /// Version of the `airlock` import module this crate speaks.
 pub const ABI_VERSION: u32 = 1;
@@ -181,6 +184,30 @@ pub fn deadline_remaining_ms() -> Option<u64> {
     } else {
         None
     }
+}
+
+/// The version of the `airlock` ABI the kernel speaks (0 outside the sandbox).
+pub fn abi_version() -> u32 {
+    unsafe { raw::abi_version() }
+}
+
+/// The tool name the kernel resolved for this process (multicall binaries dispatch on it).
+pub fn tool_name() -> Option<String> {
+    let mut buf = vec![0u8; 256];
+    let mut len: u32 = 0;
+    let code = unsafe { raw::proc_tool_name(buf.as_mut_ptr(), buf.len() as u32, &mut len) };
+    if code != 0 {
+        return None;
+    }
+    buf.truncate(len as usize);
+    String::from_utf8(buf).ok()
+}
+
+/// Sets the umask and returns the previous one; `None` reads it without changing it.
+pub fn umask(mask: Option<u32>) -> Result<u32, Errno> {
+    let mut previous: u32 = 0;
+    check(unsafe { raw::proc_umask(mask.unwrap_or(0xffff_ffff), &mut previous) })?;
+    Ok(previous)
 }
 
 /// Makes the process start in the kernel's idea of its cwd: wasi-libc keeps its own cwd,

@@ -23,6 +23,10 @@ pub struct FdMapping {
 /// status 141 (SIGPIPE), as for a process that ignores SIGPIPE.
 pub const FLAG_IGNORE_SIGPIPE: u32 = 1;
 
+/// Spawn flag: the child starts a new process group (its pgid is its pid), as for a
+/// background job the shell may later signal as a whole.
+pub const FLAG_NEW_GROUP: u32 = 2;
+
 /// Everything needed to start a process.
 #[derive(Debug, Clone, Default)]
 pub struct SpawnRequest {
