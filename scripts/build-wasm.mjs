@@ -18,6 +18,25 @@ const cratesDir = join(root, 'crates');
 const targetDir = join(cratesDir, 'target');
 const targets = JSON.parse(readFileSync(join(cratesDir, 'wasm-targets.json'), 'utf8'));
 
+/**
+ * Command names of a multicall crate, read the way its build.rs reads them: one file per
+ * command in `dir`, named by the file (`_` for `-`, trailing `_` dropped) or by a first line
+ * `//! command: NAME [ALIAS...]`.
+ */
+function commandsIn(dir) {
+  const names = [];
+  for (const file of readdirSync(join(root, dir)).filter((f) => f.endsWith('.rs')).sort()) {
+    const text = readFileSync(join(root, dir, file), 'utf8');
+    const header = text.split('\n').find((line) => line.startsWith('//! command:'));
+    if (header) names.push(...header.slice('//! command:'.length).trim().split(/\s+/));
+    else names.push(file.slice(0, -3).replace(/_+$/, '').replace(/_/g, '-'));
+  }
+  return names.sort();
+}
+for (const target of targets) {
+  if (target.commandsFrom) target.commands = commandsIn(target.commandsFrom);
+}
+
 const CARGO = '/usr/bin/cargo';
 const RUSTC = '/usr/bin/rustc';
 
@@ -82,6 +101,7 @@ for (const [flags, group] of groups) {
       bytes: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       commands: target.commands,
+      ...(target.asyncifyBytes ? { asyncifyBytes: target.asyncifyBytes } : {}),
     };
     const manifestPath = join(dirname(output), 'manifest.json');
     if (!manifests.has(manifestPath)) manifests.set(manifestPath, []);

@@ -20,9 +20,10 @@ extern "C" {
     pub fn abi_version() -> u32;
     pub fn proc_tool_name(buf: *mut u8, len: u32, len_out: *mut u32) -> u16;
     pub fn proc_umask(mask: u32, previous_out: *mut u32) -> u16;
-    pub fn fd_stat_ext(fd: u32, out: *mut u32) -> u16;
-    pub fn path_stat_ext(dirfd: u32, flags: u32, path: *const u8, path_len: u32, out: *mut u32) -> u16;
+    pub fn fd_stat_ext(fd: u32, out: *mut u8) -> u16;
+    pub fn path_stat_ext(dirfd: u32, flags: u32, path: *const u8, path_len: u32, out: *mut u8) -> u16;
     pub fn path_chmod(dirfd: u32, flags: u32, path: *const u8, path_len: u32, mode: u32) -> u16;
+    pub fn fs_stats(out: *mut u64) -> u16;
     pub fn session_next(len_out: *mut u32) -> u16;
     pub fn session_read(buf: *mut u8, len: u32) -> u16;
     pub fn session_poll() -> u16;
@@ -49,9 +50,10 @@ mod native {
     pub unsafe fn abi_version() -> u32 { 0 }
     pub unsafe fn proc_tool_name(_: *mut u8, _: u32, _: *mut u32) -> u16 { NOSYS }
     pub unsafe fn proc_umask(_: u32, _: *mut u32) -> u16 { NOSYS }
-    pub unsafe fn fd_stat_ext(_: u32, _: *mut u32) -> u16 { NOSYS }
-    pub unsafe fn path_stat_ext(_: u32, _: u32, _: *const u8, _: u32, _: *mut u32) -> u16 { NOSYS }
+    pub unsafe fn fd_stat_ext(_: u32, _: *mut u8) -> u16 { NOSYS }
+    pub unsafe fn path_stat_ext(_: u32, _: u32, _: *const u8, _: u32, _: *mut u8) -> u16 { NOSYS }
     pub unsafe fn path_chmod(_: u32, _: u32, _: *const u8, _: u32, _: u32) -> u16 { NOSYS }
+    pub unsafe fn fs_stats(_: *mut u64) -> u16 { NOSYS }
     pub unsafe fn session_next(_: *mut u32) -> u16 { NOSYS }
     pub unsafe fn session_read(_: *mut u8, _: u32) -> u16 { NOSYS }
     pub unsafe fn session_poll() -> u16 { NOSYS }

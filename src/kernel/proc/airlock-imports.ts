@@ -6,6 +6,7 @@ import { Errno, fail } from '../errno.js';
 import type { SyscallResult } from '../wasi/asyncify.js';
 import { ProcessMemory } from '../wasi/process-memory.js';
 import type { SyscallGate } from '../wasi/syscall-gate.js';
+import type { StatInfo } from '../wasi/description.js';
 import { PipeReader, PipeWriter } from '../wasi/stream-descriptions.js';
 import { DirectoryDescription, statOf } from '../wasi/vfs-descriptions.js';
 import { callerOf } from '../wasi/wasi-imports.js';
@@ -42,11 +43,19 @@ export function createAirlockImports(process: Process, kernel: AirlockKernel, ga
     return description.ino;
   };
 
-  const writeStat = (ptr: number, stat: { mode: number; uid: number; gid: number; nlink: bigint }): void => {
-    memory.setU32(ptr, stat.mode);
-    memory.setU32(ptr + 4, stat.uid);
-    memory.setU32(ptr + 8, stat.gid);
-    memory.setU32(ptr + 12, Number(stat.nlink));
+  /** struct airlock_stat (64 bytes): mode, uid, gid, nlink (u32); ino, dev, size, atime, mtime, ctime (u64, times in ns). */
+  const writeStat = (ptr: number, stat: StatInfo): void => {
+    const view = memory.view();
+    view.setUint32(ptr, stat.mode, true);
+    view.setUint32(ptr + 4, stat.uid, true);
+    view.setUint32(ptr + 8, stat.gid, true);
+    view.setUint32(ptr + 12, Number(stat.nlink), true);
+    view.setBigUint64(ptr + 16, stat.ino, true);
+    view.setBigUint64(ptr + 24, stat.dev, true);
+    view.setBigUint64(ptr + 32, stat.size, true);
+    view.setBigUint64(ptr + 40, stat.atimeNs, true);
+    view.setBigUint64(ptr + 48, stat.mtimeNs, true);
+    view.setBigUint64(ptr + 56, stat.ctimeNs, true);
   };
 
   const imports: Record<string, (...args: never[]) => SyscallResult> = {
@@ -154,6 +163,16 @@ export function createAirlockImports(process: Process, kernel: AirlockKernel, ga
       const inode = vfs.resolve(directoryIno(fd), memory.readString(pathPtr, pathLength), (flags & LOOKUP_SYMLINK_FOLLOW) !== 0, callerOf(process));
       if (inode.kind === 'symlink') fail(Errno.NOTSUP, 'cannot change the mode of a symbolic link');
       vfs.chmod(inode.ino, mode);
+      return Errno.SUCCESS;
+    },
+
+    fs_stats: (ptr: number) => {
+      const { usage, limits } = vfs.meter;
+      const view = memory.view();
+      view.setBigUint64(ptr, BigInt(Math.min(limits.fsBytes, Number.MAX_SAFE_INTEGER)), true);
+      view.setBigUint64(ptr + 8, BigInt(usage.bytes), true);
+      view.setBigUint64(ptr + 16, BigInt(Number.isFinite(limits.fileCount) ? limits.fileCount : 2 ** 32), true);
+      view.setBigUint64(ptr + 24, BigInt(usage.inodes), true);
       return Errno.SUCCESS;
     },
 

@@ -1,0 +1,258 @@
+//! GNU `getopt_long` semantics: short options may be grouped (`-la`) and take their argument
+//! attached or as the next word (`-n5`, `-n 5`); long options take `--name=value` or the next
+//! word, and may be abbreviated to any unambiguous prefix; `--` ends options; operands and
+//! options may be mixed (permutation) unless the command asks for POSIX order; a lone `-` is
+//! an operand. Errors carry GNU's exact wording.
+
+use std::ffi::{OsStr, OsString};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HasArg {
+    No,
+    Required,
+    /// Only as `--name=value` or `-xVALUE` (GNU's optional_argument).
+    Optional,
+}
+
+/// One option a command accepts. `id` is what the parser reports back.
+#[derive(Debug, Clone, Copy)]
+pub struct OptSpec {
+    pub id: &'static str,
+    pub short: Option<char>,
+    pub long: Option<&'static str>,
+    pub arg: HasArg,
+}
+
+impl OptSpec {
+    pub const fn flag(id: &'static str, short: char, long: &'static str) -> OptSpec {
+        OptSpec { id, short: Some(short), long: Some(long), arg: HasArg::No }
+    }
+    pub const fn short(id: &'static str, short: char, arg: HasArg) -> OptSpec {
+        OptSpec { id, short: Some(short), long: None, arg }
+    }
+    pub const fn long(id: &'static str, long: &'static str, arg: HasArg) -> OptSpec {
+        OptSpec { id, short: None, long: Some(long), arg }
+    }
+    pub const fn both(id: &'static str, short: char, long: &'static str, arg: HasArg) -> OptSpec {
+        OptSpec { id, short: Some(short), long: Some(long), arg }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Parsed {
+    Opt { id: &'static str, value: Option<OsString> },
+    Operand(OsString),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ArgError {
+    InvalidShort(char),
+    UnrecognizedLong(String),
+    MissingShortArg(char),
+    MissingLongArg(String),
+    LongTakesNoArg(String),
+    Ambiguous(String, Vec<String>),
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgError::InvalidShort(c) => write!(f, "invalid option -- '{}'", c),
+            ArgError::UnrecognizedLong(s) => write!(f, "unrecognized option '{}'", s),
+            ArgError::MissingShortArg(c) => write!(f, "option requires an argument -- '{}'", c),
+            ArgError::MissingLongArg(s) => write!(f, "option '--{}' requires an argument", s),
+            ArgError::LongTakesNoArg(s) => write!(f, "option '--{}' doesn't allow an argument", s),
+            ArgError::Ambiguous(s, options) => {
+                write!(f, "option '{}' is ambiguous; possibilities:", s)?;
+                for o in options {
+                    write!(f, " '--{}'", o)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// How option parsing should treat operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// GNU default: options anywhere (unless POSIXLY_CORRECT is set).
+    Permute,
+    /// Options end at the first operand (env, xargs, nice, timeout: the rest is a command).
+    RequireOrder,
+}
+
+/// Parses `args` (without argv[0]) against `spec`.
+pub fn parse(args: &[OsString], spec: &[OptSpec], order: Order) -> Result<Vec<Parsed>, ArgError> {
+    let posix = order == Order::RequireOrder || std::env::var_os("POSIXLY_CORRECT").is_some();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        let bytes = os_bytes(arg);
+        i += 1;
+        if bytes == b"--" {
+            out.extend(args[i..].iter().cloned().map(Parsed::Operand));
+            break;
+        }
+        if bytes.len() >= 2 && bytes.starts_with(b"--") {
+            let body = &bytes[2..];
+            let (name, attached) = match body.iter().position(|b| *b == b'=') {
+                Some(eq) => (&body[..eq], Some(bytes_os(&body[eq + 1..]))),
+                None => (body, None),
+            };
+            let name_str = String::from_utf8_lossy(name).into_owned();
+            let option = find_long(spec, &name_str, &String::from_utf8_lossy(bytes))?;
+            let long_name = option.long.unwrap_or("");
+            let value = match option.arg {
+                HasArg::No => {
+                    if attached.is_some() {
+                        return Err(ArgError::LongTakesNoArg(long_name.to_string()));
+                    }
+                    None
+                }
+                HasArg::Optional => attached,
+                HasArg::Required => match attached {
+                    Some(v) => Some(v),
+                    None => {
+                        if i < args.len() {
+                            i += 1;
+                            Some(args[i - 1].clone())
+                        } else {
+                            return Err(ArgError::MissingLongArg(long_name.to_string()));
+                        }
+                    }
+                },
+            };
+            out.push(Parsed::Opt { id: option.id, value });
+            continue;
+        }
+        if bytes.len() >= 2 && bytes[0] == b'-' {
+            let mut j = 1;
+            while j < bytes.len() {
+                let c = bytes[j] as char;
+                let option = spec.iter().find(|o| o.short == Some(c)).ok_or(ArgError::InvalidShort(c))?;
+                j += 1;
+                match option.arg {
+                    HasArg::No => out.push(Parsed::Opt { id: option.id, value: None }),
+                    HasArg::Optional => {
+                        let value = if j < bytes.len() { Some(bytes_os(&bytes[j..])) } else { None };
+                        out.push(Parsed::Opt { id: option.id, value });
+                        break;
+                    }
+                    HasArg::Required => {
+                        let value = if j < bytes.len() {
+                            bytes_os(&bytes[j..])
+                        } else if i < args.len() {
+                            i += 1;
+                            args[i - 1].clone()
+                        } else {
+                            return Err(ArgError::MissingShortArg(c));
+                        };
+                        out.push(Parsed::Opt { id: option.id, value: Some(value) });
+                        break;
+                    }
+                }
+            }
+            continue;
+        }
+        out.push(Parsed::Operand(arg.clone()));
+        if posix {
+            out.extend(args[i..].iter().cloned().map(Parsed::Operand));
+            break;
+        }
+    }
+    Ok(out)
+}
+
+fn find_long<'a>(spec: &'a [OptSpec], name: &str, whole: &str) -> Result<&'a OptSpec, ArgError> {
+    if let Some(exact) = spec.iter().find(|o| o.long == Some(name)) {
+        return Ok(exact);
+    }
+    let matches: Vec<&OptSpec> = spec.iter().filter(|o| o.long.map_or(false, |l| l.starts_with(name))).collect();
+    match matches.len() {
+        0 => Err(ArgError::UnrecognizedLong(whole.split('=').next().unwrap_or(whole).to_string())),
+        1 => Ok(matches[0]),
+        _ => {
+            // Several names for the same option are not ambiguous.
+            if matches.iter().all(|o| o.id == matches[0].id) {
+                return Ok(matches[0]);
+            }
+            Err(ArgError::Ambiguous(format!("--{}", name), matches.iter().filter_map(|o| o.long.map(String::from)).collect()))
+        }
+    }
+}
+
+/// The bytes of an OS string (on Unix and WASI, OsStr is bytes).
+pub fn os_bytes(s: &OsStr) -> &[u8] {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        s.as_bytes()
+    }
+    #[cfg(target_os = "wasi")]
+    {
+        use std::os::wasi::ffi::OsStrExt;
+        s.as_bytes()
+    }
+}
+
+/// An OS string from bytes.
+pub fn bytes_os(b: &[u8]) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        OsStr::from_bytes(b).to_os_string()
+    }
+    #[cfg(target_os = "wasi")]
+    {
+        use std::os::wasi::ffi::OsStrExt;
+        OsStr::from_bytes(b).to_os_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: &[OptSpec] = &[
+        OptSpec::flag("all", 'a', "all"),
+        OptSpec::both("lines", 'n', "lines", HasArg::Required),
+        OptSpec::long("color", "color", HasArg::Optional),
+        OptSpec::long("count", "count", HasArg::No),
+    ];
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn groups_attached_and_permuted() {
+        let parsed = parse(&os(&["x", "-an5", "y", "--lines", "7"]), SPEC, Order::Permute).unwrap();
+        assert_eq!(parsed.len(), 5);
+        assert_eq!(parsed[2], Parsed::Opt { id: "lines", value: Some("5".into()) });
+        assert_eq!(parsed[4], Parsed::Opt { id: "lines", value: Some("7".into()) });
+    }
+
+    #[test]
+    fn abbreviations_and_errors() {
+        assert!(parse(&os(&["--li=3"]), SPEC, Order::Permute).is_ok());
+        let err = parse(&os(&["--co"]), SPEC, Order::Permute).unwrap_err();
+        assert_eq!(err.to_string(), "option '--co' is ambiguous; possibilities: '--color' '--count'");
+        assert_eq!(parse(&os(&["-z"]), SPEC, Order::Permute).unwrap_err().to_string(), "invalid option -- 'z'");
+        assert_eq!(parse(&os(&["-n"]), SPEC, Order::Permute).unwrap_err().to_string(), "option requires an argument -- 'n'");
+        assert_eq!(parse(&os(&["--nope"]), SPEC, Order::Permute).unwrap_err().to_string(), "unrecognized option '--nope'");
+    }
+
+    #[test]
+    fn double_dash_and_lone_dash() {
+        let parsed = parse(&os(&["-", "--", "-a"]), SPEC, Order::Permute).unwrap();
+        assert_eq!(parsed, vec![Parsed::Operand("-".into()), Parsed::Operand("-a".into())]);
+    }
+
+    #[test]
+    fn require_order_stops_at_first_operand() {
+        let parsed = parse(&os(&["cmd", "-a"]), SPEC, Order::RequireOrder).unwrap();
+        assert_eq!(parsed, vec![Parsed::Operand("cmd".into()), Parsed::Operand("-a".into())]);
+    }
+}

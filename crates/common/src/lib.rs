@@ -1,0 +1,21 @@
+//! The small shared core of the coreutils (like uutils' `uucore`): GNU-style option parsing,
+//! errors with GNU's message shapes and exit statuses, buffered binary-safe I/O, file
+//! metadata that works the same natively and on WASI, and spawning other commands.
+//!
+//! A command is `pub fn run(args: Vec<OsString>, io: &mut Io) -> i32` (args[0] is the name
+//! it was called by). No statics, no `process::exit`: a command can be embedded and tested.
+
+pub mod args;
+pub mod error;
+pub mod fsext;
+pub mod io;
+pub mod process;
+
+pub use args::{ArgError, HasArg, OptSpec, Parsed};
+pub use error::{strerror, UError};
+pub use io::Io;
+
+/// The version line every command prints for `--version` (GNU's first line shape).
+pub fn version_text(name: &str) -> String {
+    format!("{} (Airlock coreutils) 0.1.0\n", name)
+}

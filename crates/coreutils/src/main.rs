@@ -1,0 +1,35 @@
+//! The coreutils multicall binary: the kernel tells it which tool it runs as
+//! (`proc_tool_name`); natively it goes by argv[0]'s basename, like busybox.
+
+use std::ffi::OsString;
+
+mod registry {
+    pub type Command = fn(Vec<std::ffi::OsString>, &mut common::Io) -> i32;
+    include!(concat!(env!("OUT_DIR"), "/registry.rs"));
+}
+
+fn main() {
+    airlock_sys::init_process();
+    std::process::exit(dispatch(std::env::args_os().collect()));
+}
+
+fn dispatch(mut args: Vec<OsString>) -> i32 {
+    let argv0 = args.first().map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
+    let basename = argv0.rsplit('/').next().unwrap_or("").to_string();
+    let mut tool = airlock_sys::tool_name().unwrap_or_else(|| basename.clone());
+    // Natively, `coreutils NAME ARGS...` runs NAME (for testing without symlinks).
+    if tool == "coreutils" && args.len() > 1 {
+        args.remove(0);
+        tool = args[0].to_string_lossy().rsplit('/').next().unwrap_or("").to_string();
+    }
+    match registry::COMMANDS.iter().find(|(name, _)| *name == tool) {
+        Some((_, run)) => {
+            let name = if basename.is_empty() || basename == "coreutils" { tool.clone() } else { basename };
+            common::io::run_with_std(name, |io| run(args, io))
+        }
+        None => {
+            eprintln!("coreutils: {}: unknown command", tool);
+            127
+        }
+    }
+}
