@@ -23,6 +23,13 @@ import { normalizeAbsolute } from './vfs/path.js';
 import { ROOT_INO, Vfs, type VfsCaller } from './vfs/vfs.js';
 import type { FsLimitError } from './vfs/limits.js';
 import { SIGNALS } from './proc/exit.js';
+import { SessionShell } from './session/session-shell.js';
+import { KernelFs } from './kernel-fs.js';
+import { ChangeFeed, applyRecords } from './kernel-records.js';
+import type { ChangeBatch, InodeRecord } from '../protocol/records.js';
+import type { ProcessMemory } from './wasi/process-memory.js';
+import type { SyscallResult } from './wasi/asyncify.js';
+import type { VfsSnapshot } from './vfs/vfs.js';
 
 export const KERNEL_VERSION = 'Airlock 0.1.0 (wasm32-wasi kernel)';
 
@@ -46,6 +53,10 @@ export class Kernel implements AirlockKernel {
   private readonly input = new SessionInput();
   private readonly runInputs = new Map<number, RunInput>();
   private readonly runGroups = new Map<number, number>();
+  private readonly session: SessionShell | undefined;
+  private readonly snapshots = new Map<number, { vfs: VfsSnapshot; shellState: Uint8Array }>();
+  private readonly changes: ChangeFeed;
+  readonly fs: KernelFs;
 
   constructor(
     init: KernelInit,
@@ -72,6 +83,33 @@ export class Kernel implements AirlockKernel {
       TMPDIR: '/tmp',
       ...init.env,
     };
+    this.fs = new KernelFs(this.vfs, API_CALLER);
+    this.changes = new ChangeFeed(this.vfs);
+    if (this.modules.has('bash')) {
+      this.session = new SessionShell(new Uint8Array(0), this.scheduler, (state) => this.spawnSessionShell(state));
+    }
+  }
+
+  private sessionStdio(): Array<[number, Description]> {
+    return [
+      [0, new InputDescription(this.input)],
+      [1, new OutputSink('stdout', this.console)],
+      [2, new OutputSink('stderr', this.console)],
+    ];
+  }
+
+  private spawnSessionShell(state: Uint8Array): Process {
+    return this.processes.spawn({
+      parent: undefined, tool: 'bash', program: this.modules.get('bash'), argv: ['bash', '--airlock-session'],
+      env: envList({ ...this.baseEnv, PWD: HOME }), cwd: HOME, cwdIno: this.boot.homeIno, fds: this.sessionStdio(),
+      preopen: this.rootPreopen(), blob: state, ignoreSigpipe: true, newGroup: true, umask: 0o022,
+    });
+  }
+
+  /** The `airlock` imports other parts of the kernel provide (the session protocol). */
+  extraImports(process: Process, memory: ProcessMemory, gate: SyscallGate): Record<string, (...args: never[]) => SyscallResult> {
+    if (this.session === undefined) return {};
+    return this.session.imports(process, memory, gate);
   }
 
   private registerModule(spec: ModuleSpec): void {
@@ -145,8 +183,10 @@ export class Kernel implements AirlockKernel {
     let exitCode: number;
     let errorClass: ErrorClass | null = null;
     try {
-      const argv = Array.isArray(request.command) ? request.command : splitWords(request.command);
-      const outcome = await this.runArgv(request, argv, capture);
+      const outcome =
+        typeof request.command === 'string' && this.session !== undefined
+          ? await this.runInSession(request, request.command)
+          : await this.runArgv(request, Array.isArray(request.command) ? request.command : splitWords(request.command), capture);
       exitCode = outcome.exitCode;
       errorClass = outcome.errorClass;
     } finally {
@@ -167,7 +207,25 @@ export class Kernel implements AirlockKernel {
       errorClass,
     };
     if (errorClass === 'limit' && refusal !== undefined) reply.limit = { name: refusal.limit, value: refusal.value };
+    if (this.session !== undefined) reply.shellState = this.session.lastState;
     return reply;
+  }
+
+  private async runInSession(request: RunRequest, command: string): Promise<{ exitCode: number; errorClass: ErrorClass | null }> {
+    const session = this.session as SessionShell;
+    const cwd = request.cwd === undefined ? null : normalizeAbsolute(request.cwd, HOME);
+    const pending = session.run({ runId: request.runId, command, cwd, env: request.env ?? {} });
+    const group = session.pgid;
+    if (group !== undefined) this.runGroups.set(request.runId, group);
+    const result = await pending;
+    if (result.crashed) {
+      this.console.write('stderr', new TextEncoder().encode('airlock: the shell crashed; the next command starts from the state before this one\n'));
+      return { exitCode: result.status === 0 ? 1 : result.status, errorClass: 'crash' };
+    }
+    const timedOut = this.scheduler.remaining() === 0 && result.status === 124;
+    const cancelled = this.cancelledRuns.has(request.runId) && result.status === 130;
+    this.cancelledRuns.delete(request.runId);
+    return { exitCode: result.status, errorClass: timedOut ? 'timeout' : cancelled ? 'cancelled' : null };
   }
 
   private async runArgv(request: RunRequest, argv: string[], capture: RunCapture): Promise<{ exitCode: number; errorClass: ErrorClass | null }> {
@@ -208,15 +266,48 @@ export class Kernel implements AirlockKernel {
     return { exitCode, errorClass };
   }
 
-  /** Ctrl-C: SIGINT to the run's process group. */
+  private readonly cancelledRuns = new Set<number>();
+
+  /** Ctrl-C: SIGINT to the run's process group (the session shell learns it from session_poll). */
   cancel(runId: number): void {
     const group = this.runGroups.get(runId);
     if (group === undefined) return;
+    this.cancelledRuns.add(runId);
+    this.session?.cancel();
     try {
       this.processes.kill(undefined, -group, SIGNALS.INT as number);
     } catch (error) {
       if (!(error instanceof KernelError)) throw error;
     }
+  }
+
+  // ---- snapshots, changes, images -------------------------------------------------------
+
+  snapshot(id: number): void {
+    this.snapshots.set(id, { vfs: this.vfs.snapshot(), shellState: this.session?.lastState ?? new Uint8Array(0) });
+  }
+
+  /** Restores snapshot `id`; false when this kernel never took it (the host then reloads). */
+  restore(id: number): boolean {
+    const snap = this.snapshots.get(id);
+    if (snap === undefined) return false;
+    this.vfs.restore(snap.vfs);
+    this.session?.reset(snap.shellState, (process) => this.processes.terminate(process));
+    return true;
+  }
+
+  dropSnapshot(id: number): void {
+    this.snapshots.delete(id);
+  }
+
+  takeChanges(budgetBytes: number): ChangeBatch {
+    return this.changes.take(budgetBytes);
+  }
+
+  loadImage(page: { records: InodeRecord[]; deleted: number[]; shellState?: Uint8Array; last: boolean }): void {
+    applyRecords(this.vfs, page.records, page.deleted);
+    if (page.shellState !== undefined) this.session?.reset(page.shellState, (process) => this.processes.terminate(process));
+    if (page.last) this.vfs.takeChanged();
   }
 
   writeStdin(runId: number, data: Uint8Array | null): void {

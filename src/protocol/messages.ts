@@ -27,15 +27,6 @@ export interface KernelInit {
   allowedTools: string[] | null;
   hostname: string;
   env: Record<string, string>;
-  /** State to start from (after a hard kill, for fork, or from persistence). */
-  restore?: SessionImage;
-}
-
-/** Everything needed to rebuild a session: changed inodes since boot, and shell state. */
-export interface SessionImage {
-  records: InodeRecord[];
-  mounts?: Array<{ at: string; entries: MountEntry[] }>;
-  shellState?: Uint8Array;
 }
 
 export type ErrorClass = 'timeout' | 'cancelled' | 'limit' | 'crash' | 'not-found' | 'denied' | 'worker-restarted';
@@ -62,6 +53,8 @@ export interface RunReply {
   errorClass: ErrorClass | null;
   /** Which limit was hit, when errorClass is 'limit'. */
   limit?: { name: string; value: number };
+  /** The session shell's state after the run (the host's checkpoint for the next one). */
+  shellState?: Uint8Array;
 }
 
 export interface DirEntry {
@@ -84,6 +77,8 @@ export interface WriteFileOptions {
   mode?: number;
   /** Create missing parent directories. */
   parents?: boolean;
+  /** Write at this offset without truncating (the host splits large writes into pieces). */
+  offset?: number;
 }
 
 /** What the worker exposes. All paths are absolute or relative to /home/user. */
@@ -94,20 +89,26 @@ export interface KernelApi {
   cancel(runId: number): Promise<void>;
   /** Feeds an interactive run's stdin; null closes it (EOF). */
   writeStdin(runId: number, data: Uint8Array | null): Promise<void>;
-  readFile(path: string): Promise<Uint8Array>;
+  /** A whole file, or `range` of it (the host reads large files in pieces). */
+  readFile(path: string, range?: { offset: number; length: number }): Promise<Uint8Array>;
   writeFile(path: string, data: Uint8Array, options?: WriteFileOptions): Promise<void>;
   readDir(path: string): Promise<DirEntry[]>;
   mkdir(path: string, options?: { recursive?: boolean; mode?: number }): Promise<void>;
   stat(path: string, options?: { follow?: boolean }): Promise<StatResult>;
   rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
   mount(at: string, entries: MountEntry[]): Promise<void>;
-  snapshot(): Promise<number>;
-  restore(id: number): Promise<void>;
+  /** Takes a copy-on-write snapshot under the host's id. */
+  snapshot(id: number): Promise<void>;
+  /** Restores snapshot `id`; false when this kernel does not have it (e.g. after a restart). */
+  restore(id: number): Promise<boolean>;
   dropSnapshot(id: number): Promise<void>;
   /** Changed inodes since the last call, paged by `budgetBytes`. */
   takeChanges(budgetBytes: number): Promise<ChangeBatch>;
-  /** The whole session as an image (for fork). */
-  exportImage(): Promise<SessionImage>;
+  /**
+   * Replays records of a saved session on top of the boot tree (several calls, each under
+   * the message limit), then `shellState` with the last page.
+   */
+  loadImage(page: { records: InodeRecord[]; deleted: number[]; shellState?: Uint8Array; last: boolean }): Promise<void>;
 }
 
 /** Messages the worker sends without being asked. */

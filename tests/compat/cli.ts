@@ -78,6 +78,7 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: options.jobs }, worker));
   console.log(`${passed} passed, ${failed} failed, ${known} known failures, ${skipped} skipped`);
   process.exitCode = failed > 0 ? 1 : 0;
+  if (options.target === 'sandbox') (await import('./sandbox-target.js')).drainWarmPool();
 }
 
 main().catch((error: unknown) => {

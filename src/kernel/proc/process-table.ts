@@ -170,8 +170,16 @@ export class ProcessTable implements ProcessSource {
     for (const target of targets) this.deliver(target, signal);
   }
 
-  private deliver(target: Process, signal: number): void {
+  /** Ends a process regardless of its exemptions (the kernel's own decision, e.g. restore). */
+  terminate(target: Process): void {
     if (target.state === 'exited') return;
+    const kill = new ProcessKilled(128 + 9, 'signal');
+    target.pendingKill = kill;
+    target.blocker?.fail(kill);
+  }
+
+  private deliver(target: Process, signal: number): void {
+    if (target.state === 'exited' || target.signalExempt) return;
     const kill = new ProcessKilled(128 + signal, 'signal');
     target.pendingKill = kill;
     if (target.blocker !== undefined) target.blocker.fail(kill);

@@ -53,6 +53,8 @@ export class Process {
   blocker: Blocker | undefined;
   pendingKill: ProcessKilled | undefined;
   deadlineExempt = false;
+  /** Not ended by signals (the session shell: Ctrl-C reaches it through session_poll). */
+  signalExempt = false;
   /** Parent still interested in the status (false once reaped or orphaned). */
   awaitingReap = true;
   memory: WebAssembly.Memory | undefined;

@@ -1,0 +1,1 @@
+export function buildNodeKernel(root: string): Promise<void>;

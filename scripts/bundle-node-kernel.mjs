@@ -1,0 +1,16 @@
+// Bundles the Node sandbox child (workers/node-kernel.ts) and the CLI into dist/node/.
+import { build } from 'esbuild';
+import { join } from 'node:path';
+
+export async function buildNodeKernel(root) {
+  await build({
+    entryPoints: [join(root, 'workers/node-kernel.ts')],
+    outfile: join(root, 'dist/node/kernel.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}

@@ -1,0 +1,26 @@
+// What the host holds of a running sandbox worker: the kernel API (through comlink), the
+// events the worker sends on its own, and the means to end it. Browser Workers and Node
+// child processes both provide one.
+
+import type * as Comlink from 'comlink';
+import type { KernelApi, WorkerEvent } from '../protocol/messages.js';
+
+export interface KernelConnection {
+  readonly api: Comlink.Remote<KernelApi>;
+  onEvent(listener: (event: WorkerEvent) => void): void;
+  /** Resolves with a reason when the worker ends without being asked to (crash, violation). */
+  readonly died: Promise<string>;
+  /** Ends the worker at once (the hard kill). */
+  terminate(): void;
+}
+
+export interface ConnectOptions {
+  messageBytes: number;
+}
+
+/** The environment-specific parts of a sandbox host. */
+export interface Platform {
+  connect(options: ConnectOptions): Promise<KernelConnection>;
+  /** The tool modules to pass to init(). */
+  modules(): Promise<import('../protocol/messages.js').ModuleSpec[]>;
+}

@@ -1,0 +1,194 @@
+// The host's copy of the sandbox filesystem: every inode changed since boot, as records.
+// The worker is untrusted, so records are validated here before they are kept (shapes,
+// names, sizes) and the limits are checked again: a worker that lies about its usage is
+// caught at commit. The mirror is what the host replays into a fresh worker after a hard
+// kill, what fork() copies, and what persistence stores.
+
+import { LimitError, ProtocolError } from '../protocol/errors.js';
+import type { ChangeBatch, InodeRecord } from '../protocol/records.js';
+
+const KINDS = new Set(['file', 'dir', 'symlink', 'chardev']);
+const NAME_MAX_BYTES = 255;
+const MAX_INO = 0x3fffffff;
+const encoder = new TextEncoder();
+
+export interface MirrorLimits {
+  fsBytes: number;
+  fileCount: number;
+}
+
+export class Mirror {
+  private records = new Map<number, InodeRecord>();
+  /** Content bytes of all file records, and how many records: checked against limits. */
+  private bytes = 0;
+  /** Bytes and records the host itself put in through mount(): not the sandbox's usage. */
+  private hostBytes = 0;
+  private hostRecords = 0;
+  /** A file whose fragments are still arriving in the current commit. */
+  private partial: { record: InodeRecord; data: Uint8Array; received: number } | undefined;
+
+  constructor(private readonly limits: MirrorLimits) {}
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  get contentBytes(): number {
+    return this.bytes;
+  }
+
+  /** Counts a mount's content as the host's own, so it does not use up fsBytes. */
+  addHostContent(bytes: number, records: number): void {
+    this.hostBytes += bytes;
+    this.hostRecords += records;
+  }
+
+  /**
+   * Applies one page of changes from the worker. Throws ProtocolError for a malformed
+   * record and LimitError when the limits would be exceeded; the mirror is then unchanged
+   * by that page's invalid part and the caller must not trust the worker any more.
+   */
+  apply(batch: ChangeBatch): void {
+    if (!Array.isArray(batch.records) || !Array.isArray(batch.deleted)) throw new ProtocolError('malformed change batch');
+    for (const ino of batch.deleted) {
+      checkIno(ino);
+      this.remove(ino);
+    }
+    for (const record of batch.records) {
+      validateRecord(record, this.limits.fsBytes + this.hostBytes);
+      if (record.kind === 'file' && (record.dataOffset ?? 0) > 0) this.continueFile(record);
+      else if (record.kind === 'file' && (record.data?.length ?? 0) < (record.size ?? 0)) this.startFile(record);
+      else this.put(record);
+    }
+    if (batch.done && this.partial !== undefined) throw new ProtocolError(`file inode ${this.partial.record.ino} ended before all its content arrived`);
+    this.checkLimits();
+  }
+
+  private startFile(record: InodeRecord): void {
+    const size = record.size ?? 0;
+    const data = new Uint8Array(size);
+    const first = record.data ?? new Uint8Array(0);
+    data.set(first.subarray(0, size));
+    this.partial = { record, data, received: first.length };
+  }
+
+  private continueFile(record: InodeRecord): void {
+    const partial = this.partial;
+    if (partial === undefined || partial.record.ino !== record.ino || record.dataOffset !== partial.received) {
+      throw new ProtocolError(`unexpected fragment of file inode ${record.ino}`);
+    }
+    const piece = record.data ?? new Uint8Array(0);
+    if (partial.received + piece.length > partial.data.length) throw new ProtocolError(`file inode ${record.ino} has more content than its size`);
+    partial.data.set(piece, partial.received);
+    partial.received += piece.length;
+    if (partial.received === partial.data.length) {
+      this.partial = undefined;
+      this.put({ ...partial.record, data: partial.data, dataOffset: 0 });
+    }
+  }
+
+  private put(record: InodeRecord): void {
+    this.remove(record.ino);
+    const stored: InodeRecord = record.kind === 'file' ? { ...record, data: record.data ?? new Uint8Array(0), dataOffset: 0 } : record;
+    this.records.set(record.ino, stored);
+    if (record.kind === 'file') this.bytes += stored.size ?? 0;
+  }
+
+  private remove(ino: number): void {
+    const previous = this.records.get(ino);
+    if (previous === undefined) return;
+    this.records.delete(ino);
+    if (previous.kind === 'file') this.bytes -= previous.size ?? 0;
+  }
+
+  private checkLimits(): void {
+    if (this.bytes > this.limits.fsBytes + this.hostBytes) throw new LimitError('fsBytes', this.limits.fsBytes);
+    if (this.records.size > this.limits.fileCount + this.hostRecords + BOOT_ALLOWANCE) throw new LimitError('fileCount', this.limits.fileCount);
+  }
+
+  /** A copy sharing the (immutable) records: a snapshot of the host's state. */
+  clone(): Mirror {
+    const copy = new Mirror(this.limits);
+    copy.records = new Map(this.records);
+    copy.bytes = this.bytes;
+    copy.hostBytes = this.hostBytes;
+    copy.hostRecords = this.hostRecords;
+    return copy;
+  }
+
+  /** The records in pages of about `budgetBytes`; a large file goes in fragments of its own. */
+  *pages(budgetBytes: number): IterableIterator<{ records: InodeRecord[]; deleted: number[] }> {
+    const fragment = Math.max(1, Math.floor(budgetBytes / 2));
+    let page: InodeRecord[] = [];
+    let used = 0;
+    for (const record of this.records.values()) {
+      const data = record.kind === 'file' ? record.data ?? new Uint8Array(0) : undefined;
+      if (data !== undefined && data.length > fragment) {
+        if (page.length > 0) yield { records: page, deleted: [] };
+        page = [];
+        used = 0;
+        for (let offset = 0; offset < data.length; offset += fragment) {
+          yield { records: [{ ...record, data: data.subarray(offset, offset + fragment), dataOffset: offset }], deleted: [] };
+        }
+        continue;
+      }
+      const cost = 128 + (data?.length ?? 0) + (record.entries?.length ?? 0) * 32;
+      if (used + cost > budgetBytes && page.length > 0) {
+        yield { records: page, deleted: [] };
+        page = [];
+        used = 0;
+      }
+      page.push(record);
+      used += cost;
+    }
+    yield { records: page, deleted: [] };
+  }
+
+  all(): IterableIterator<InodeRecord> {
+    return this.records.values();
+  }
+
+  get(ino: number): InodeRecord | undefined {
+    return this.records.get(ino);
+  }
+}
+
+/** Boot-created inodes may appear in the mirror when they change (e.g. /tmp's directory). */
+const BOOT_ALLOWANCE = 4096;
+
+function checkIno(ino: unknown): void {
+  if (typeof ino !== 'number' || !Number.isInteger(ino) || ino < 1 || ino > MAX_INO) throw new ProtocolError(`invalid inode number ${String(ino)}`);
+}
+
+function validateRecord(record: InodeRecord, maxFileBytes: number): void {
+  if (typeof record !== 'object' || record === null) throw new ProtocolError('record is not an object');
+  checkIno(record.ino);
+  if (!KINDS.has(record.kind)) throw new ProtocolError(`inode ${record.ino}: invalid kind`);
+  if (!Number.isInteger(record.mode) || record.mode < 0 || record.mode > 0o7777) throw new ProtocolError(`inode ${record.ino}: invalid mode`);
+  for (const time of [record.atimeNs, record.mtimeNs, record.ctimeNs]) {
+    if (typeof time !== 'bigint') throw new ProtocolError(`inode ${record.ino}: invalid time`);
+  }
+  if (record.kind === 'file') {
+    const size = record.size ?? -1;
+    if (!Number.isInteger(size) || size < 0) throw new ProtocolError(`inode ${record.ino}: invalid size`);
+    if (size > maxFileBytes) throw new LimitError('fsBytes', maxFileBytes);
+    if (record.data !== undefined && !(record.data instanceof Uint8Array)) throw new ProtocolError(`inode ${record.ino}: invalid content`);
+    const offset = record.dataOffset ?? 0;
+    if (!Number.isInteger(offset) || offset < 0 || offset + (record.data?.length ?? 0) > size) throw new ProtocolError(`inode ${record.ino}: content outside the file`);
+  }
+  if (record.kind === 'dir') {
+    if (!Array.isArray(record.entries)) throw new ProtocolError(`inode ${record.ino}: directory without entries`);
+    for (const entry of record.entries) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string') throw new ProtocolError(`inode ${record.ino}: invalid entry`);
+      const [name, child] = entry;
+      if (name.length === 0 || name === '.' || name === '..' || name.includes('/') || name.includes('\0') || encoder.encode(name).length > NAME_MAX_BYTES) {
+        throw new ProtocolError(`inode ${record.ino}: invalid name ${JSON.stringify(name)}`);
+      }
+      checkIno(child);
+    }
+    checkIno(record.parent);
+  }
+  if (record.kind === 'symlink' && (typeof record.target !== 'string' || encoder.encode(record.target).length > 4096)) {
+    throw new ProtocolError(`inode ${record.ino}: invalid symlink target`);
+  }
+}

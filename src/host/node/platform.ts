@@ -1,0 +1,43 @@
+// The Node platform: sandbox workers are child processes from the warm pool; tool modules
+// are the ones in the wasm directory's manifest, compiled by each child itself.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ModuleSpec } from '../../protocol/messages.js';
+import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
+import { ChildPool } from './child-process.js';
+import { kernelBundlePath, packageRoot } from './kernel-bundle.js';
+
+interface Manifest {
+  modules: Array<{ name: string; file: string; commands: string[] }>;
+}
+
+export interface NodePlatformOptions {
+  /** Directory with manifest.json and the .wasm files (default: the package's public/wasm). */
+  wasmDir?: string;
+  /** Run sandbox children without network when the OS allows it (default true). */
+  isolateNetwork?: boolean;
+}
+
+const pool = new ChildPool();
+
+/** Ends the warm spare processes (for programs that want to exit at once). */
+export function drainWarmPool(): void {
+  pool.drain();
+}
+
+export function nodePlatform(options: NodePlatformOptions = {}): Platform {
+  const wasmDir = options.wasmDir ?? join(packageRoot(), 'public/wasm');
+  let manifest: Manifest | undefined;
+  return {
+    async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
+      const bundle = await kernelBundlePath();
+      return pool.connect({ bundle, wasmDir, messageBytes: connectOptions.messageBytes, isolateNetwork: options.isolateNetwork !== false }, connectOptions);
+    },
+    async modules(): Promise<ModuleSpec[]> {
+      manifest ??= JSON.parse(readFileSync(join(wasmDir, 'manifest.json'), 'utf8')) as Manifest;
+      // No bytes: the child compiled these from the same directory while it was warming up.
+      return manifest.modules.map((m) => ({ name: m.name, tools: m.commands }));
+    },
+  };
+}

@@ -1,0 +1,375 @@
+// The host API: one Sandbox is one sandbox worker plus what the host keeps of it.
+//
+// The host is trusted; the worker is not. So the host keeps its own copy of the sandbox's
+// state as of the last completed operation (the checkpoint: the Mirror of changed inodes
+// and the session shell's state), validates every change before accepting it, and enforces
+// timeouts itself: when a run outlives its deadline by HARD_KILL_GRACE_MS, the worker is
+// terminated and a fresh one is started from the checkpoint, so the killed run's effects
+// are gone and everything before it is intact.
+
+import { resolveLimits, HARD_KILL_GRACE_MS, type SandboxLimits } from '../protocol/limits.js';
+import { AirlockError, LimitError, SandboxClosedError } from '../protocol/errors.js';
+import { PROTOCOL_VERSION, type DirEntry, type ErrorClass, type RunReply, type StatResult } from '../protocol/messages.js';
+import type { MountEntry } from '../protocol/records.js';
+import type { KernelConnection, Platform } from './connection.js';
+import { Mirror } from './mirror.js';
+import { RunOutput } from './run-output.js';
+import type { MountSource, RunOptions, RunResult, SandboxOptions } from './types.js';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** Room left in each message for everything that is not file content. */
+const MESSAGE_OVERHEAD = 64 * 1024;
+
+type Outcome =
+  | { kind: 'reply'; reply: RunReply }
+  | { kind: 'timeout' }
+  | { kind: 'cancelled' }
+  | { kind: 'died'; reason: string };
+
+interface Checkpoint {
+  mirror: Mirror;
+  shellState: Uint8Array;
+}
+
+export class Sandbox {
+  readonly limits: SandboxLimits;
+  private connection!: KernelConnection;
+  private checkpoint: Checkpoint;
+  private readonly snapshots = new Map<number, Checkpoint>();
+  private readonly outputs = new Map<number, RunOutput>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private nextRunId = 1;
+  private nextSnapshotId = 1;
+  private closed = false;
+  /** Set when the worker died between operations; the next operation restarts it. */
+  private brokenReason: string | undefined;
+  private tools: string[] = [];
+
+  /** Use `Sandbox.create()` of the node or browser entry; this only wires the platform. */
+  constructor(
+    private readonly platform: Platform,
+    private readonly options: SandboxOptions,
+  ) {
+    this.limits = resolveLimits(options.limits);
+    this.checkpoint = { mirror: new Mirror(this.limits), shellState: new Uint8Array(0) };
+  }
+
+  /** Creates a sandbox on `platform` (use the `Sandbox` export of the node or browser entry). */
+  static async createOn<T extends Sandbox>(this: new (platform: Platform, options: SandboxOptions) => T, platform: Platform, options: SandboxOptions = {}): Promise<T> {
+    const sandbox = new this(platform, options);
+    await sandbox.start();
+    for (const [path, content] of Object.entries(options.files ?? {})) {
+      await sandbox.writeFile(path, content, { parents: true });
+    }
+    return sandbox;
+  }
+
+  /** The tools installed in this sandbox (the allowlist may still refuse some). */
+  get installedTools(): string[] {
+    return [...this.tools];
+  }
+
+  // ---- worker lifecycle ------------------------------------------------------------------
+
+  private budget(): number {
+    return Math.max(1024, this.limits.messageBytes - MESSAGE_OVERHEAD);
+  }
+
+  private async start(): Promise<void> {
+    const connection = await this.platform.connect({ messageBytes: this.limits.messageBytes });
+    this.connection = connection;
+    connection.onEvent((event) => {
+      if (event.airlockEvent === 'output') this.outputs.get(event.runId)?.add(event.stream, event.data);
+    });
+    void connection.died.then((reason) => {
+      if (this.connection === connection) this.brokenReason = reason;
+    });
+    const { tools } = await connection.api.init({
+      protocolVersion: PROTOCOL_VERSION,
+      modules: await this.platform.modules(),
+      limits: this.limits,
+      allowedTools: this.options.allowedTools ?? null,
+      hostname: this.options.hostname ?? 'sandbox',
+      env: this.options.env ?? {},
+    });
+    this.tools = tools;
+  }
+
+  /** Replaces the worker with a fresh one holding `checkpoint` (the hard-kill recovery). */
+  private async restartFrom(checkpoint: Checkpoint): Promise<void> {
+    this.connection.terminate();
+    this.brokenReason = undefined;
+    await this.start();
+    await this.loadCheckpoint(checkpoint);
+  }
+
+  /** Replays `checkpoint` into the (freshly started) worker. */
+  private async loadCheckpoint(checkpoint: Checkpoint): Promise<void> {
+    for (const page of checkpoint.mirror.pages(this.budget())) {
+      await this.connection.api.loadImage({ ...page, last: false });
+    }
+    await this.connection.api.loadImage({ records: [], deleted: [], shellState: checkpoint.shellState, last: true });
+    this.checkpoint = { mirror: checkpoint.mirror.clone(), shellState: checkpoint.shellState };
+  }
+
+  /** Runs mutating operations one at a time, each followed by a commit of its changes. */
+  private exclusive<T>(operation: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(async () => {
+      if (this.closed) throw new SandboxClosedError();
+      if (this.brokenReason !== undefined) await this.restartFrom(this.checkpoint);
+      return operation();
+    });
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Takes the worker's changes since the last commit, validates them on a copy of the
+   * mirror, and makes that the checkpoint. A worker that breaks the protocol or the limits
+   * is replaced by a fresh one at the previous checkpoint, and the error is thrown.
+   */
+  private async commit(shellState?: Uint8Array): Promise<void> {
+    let next: Mirror | undefined;
+    try {
+      for (;;) {
+        const batch = await this.connection.api.takeChanges(this.budget());
+        if (next === undefined && batch.done && batch.records.length === 0 && batch.deleted.length === 0) break;
+        next ??= this.checkpoint.mirror.clone();
+        next.apply(batch);
+        if (batch.done) break;
+      }
+    } catch (error) {
+      await this.restartFrom(this.checkpoint);
+      throw error;
+    }
+    this.checkpoint = { mirror: next ?? this.checkpoint.mirror, shellState: shellState ?? this.checkpoint.shellState };
+  }
+
+  // ---- runs --------------------------------------------------------------------------------
+
+  /**
+   * Runs a shell command line (or, given an array, a program with arguments, without a
+   * shell). Resolves with the result; rejects only for invalid calls (LimitError for a
+   * command over limits.commandBytes, SandboxClosedError after destroy()).
+   */
+  run(command: string | string[], options: RunOptions = {}): Promise<RunResult> {
+    if (typeof command === 'string') {
+      const bytes = encoder.encode(command).length;
+      if (bytes > this.limits.commandBytes) {
+        return Promise.reject(new LimitError('commandBytes', this.limits.commandBytes, `command is ${bytes} bytes; the limit commandBytes is ${this.limits.commandBytes}`));
+      }
+    }
+    return this.exclusive(() => this.runNow(command, options));
+  }
+
+  private async runNow(command: string | string[], options: RunOptions): Promise<RunResult> {
+    const runId = this.nextRunId++;
+    const started = performance.now();
+    const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
+    const output = new RunOutput(this.limits, options);
+    this.outputs.set(runId, output);
+    const timers: Array<ReturnType<typeof setTimeout>> = [];
+    const settle: Array<() => void> = [];
+    const outcome = await new Promise<Outcome>((resolve, reject) => {
+      const finish = (value: Outcome): void => resolve(value);
+      this.connection.api
+        .run({
+          runId,
+          command,
+          cwd: options.cwd,
+          env: options.env,
+          timeoutMs,
+          stdin: typeof options.stdin === 'string' ? encoder.encode(options.stdin) : options.stdin,
+        })
+        .then((reply) => finish({ kind: 'reply', reply }), reject);
+      timers.push(setTimeout(() => finish({ kind: 'timeout' }), timeoutMs + HARD_KILL_GRACE_MS));
+      void this.connection.died.then((reason) => finish({ kind: 'died', reason }));
+      const signal = options.signal;
+      if (signal !== undefined) {
+        const onAbort = (): void => {
+          void this.connection.api.cancel(runId).catch(() => undefined);
+          timers.push(setTimeout(() => finish({ kind: 'cancelled' }), HARD_KILL_GRACE_MS));
+        };
+        if (signal.aborted) onAbort();
+        else {
+          signal.addEventListener('abort', onAbort, { once: true });
+          settle.push(() => signal.removeEventListener('abort', onAbort));
+        }
+      }
+    }).finally(() => {
+      for (const timer of timers) clearTimeout(timer);
+      for (const undo of settle) undo();
+      this.outputs.delete(runId);
+    });
+
+    let exitCode: number;
+    let errorClass: ErrorClass | null;
+    let limit: RunResult['limit'];
+    let note = '';
+    if (outcome.kind === 'reply') {
+      exitCode = outcome.reply.exitCode;
+      errorClass = outcome.reply.errorClass;
+      limit = outcome.reply.limit;
+      try {
+        await this.commit(outcome.reply.shellState);
+      } catch (error) {
+        if (!(error instanceof AirlockError)) throw error;
+        exitCode = exitCode === 0 ? 1 : exitCode;
+        errorClass = error instanceof LimitError ? 'limit' : 'worker-restarted';
+        if (error instanceof LimitError) limit = { name: error.limit, value: error.value };
+        note = `airlock: ${error.message}; the sandbox was restored to its state before this command\n`;
+      }
+    } else {
+      await this.restartFrom(this.checkpoint);
+      if (outcome.kind === 'timeout') {
+        exitCode = 124;
+        errorClass = 'timeout';
+        note = `airlock: the command did not stop at its deadline (timeoutMs is ${timeoutMs}) and was killed; the sandbox was restored to its state before this command\n`;
+      } else if (outcome.kind === 'cancelled') {
+        exitCode = 130;
+        errorClass = 'cancelled';
+        note = 'airlock: the command did not stop when cancelled and was killed; the sandbox was restored to its state before this command\n';
+      } else {
+        exitCode = 1;
+        errorClass = 'worker-restarted';
+        note = `airlock: ${outcome.reason}; the sandbox was restored to its state before this command\n`;
+      }
+    }
+    if (note) output.add('stderr', encoder.encode(note));
+    const stdoutBytes = output.bytes('stdout');
+    const stderrBytes = output.bytes('stderr');
+    const result: RunResult = {
+      exitCode,
+      stdout: decoder.decode(stdoutBytes),
+      stderr: decoder.decode(stderrBytes),
+      stdoutBytes,
+      stderrBytes,
+      truncated: output.truncated.stdout || output.truncated.stderr || (outcome.kind === 'reply' && (outcome.reply.truncated.stdout || outcome.reply.truncated.stderr)),
+      durationMs: performance.now() - started,
+      errorClass,
+    };
+    if (limit !== undefined) result.limit = limit;
+    return result;
+  }
+
+  // ---- files -------------------------------------------------------------------------------
+
+  readFile(path: string): Promise<Uint8Array> {
+    return this.read(() => this.readFileNow(path));
+  }
+
+  private async readFileNow(path: string): Promise<Uint8Array> {
+    const info = await this.connection.api.stat(path);
+    const budget = this.budget();
+    if (info.kind !== 'file' || info.size <= budget) return this.connection.api.readFile(path);
+    const out = new Uint8Array(info.size);
+    for (let offset = 0; offset < info.size; offset += budget) {
+      out.set(await this.connection.api.readFile(path, { offset, length: budget }), offset);
+    }
+    return out;
+  }
+
+  async readTextFile(path: string): Promise<string> {
+    return decoder.decode(await this.readFile(path));
+  }
+
+  writeFile(path: string, content: string | Uint8Array, options: { mode?: number; parents?: boolean } = {}): Promise<void> {
+    const data = typeof content === 'string' ? encoder.encode(content) : content;
+    return this.exclusive(async () => {
+      const budget = this.budget();
+      await this.connection.api.writeFile(path, data.subarray(0, budget), options);
+      for (let offset = budget; offset < data.length; offset += budget) {
+        await this.connection.api.writeFile(path, data.subarray(offset, offset + budget), { offset });
+      }
+      await this.commit();
+    });
+  }
+
+  readDir(path: string): Promise<DirEntry[]> {
+    return this.read(() => this.connection.api.readDir(path));
+  }
+
+  stat(path: string, options: { follow?: boolean } = {}): Promise<StatResult> {
+    return this.read(() => this.connection.api.stat(path, options));
+  }
+
+  mkdir(path: string, options: { recursive?: boolean; mode?: number } = {}): Promise<void> {
+    return this.exclusive(async () => {
+      await this.connection.api.mkdir(path, options);
+      await this.commit();
+    });
+  }
+
+  rm(path: string, options: { recursive?: boolean; force?: boolean } = {}): Promise<void> {
+    return this.exclusive(async () => {
+      await this.connection.api.rm(path, options);
+      await this.commit();
+    });
+  }
+
+  /**
+   * Makes `source` (path → content) visible read-only at `at`, as a snapshot taken now.
+   * Mounted content does not count against fsBytes.
+   */
+  mount(at: string, source: MountSource | MountEntry[]): Promise<void> {
+    const entries: MountEntry[] = Array.isArray(source)
+      ? source
+      : Object.entries(source).map(([path, content]) => ({ path, kind: 'file', data: typeof content === 'string' ? encoder.encode(content) : content }));
+    return this.exclusive(async () => {
+      let bytes = 0;
+      for (const entry of entries) bytes += entry.data?.length ?? 0;
+      if (bytes > this.budget()) throw new LimitError('messageBytes', this.limits.messageBytes, `a mount of ${bytes} bytes does not fit in one message (messageBytes is ${this.limits.messageBytes})`);
+      await this.connection.api.mount(at, entries);
+      this.checkpoint.mirror.addHostContent(bytes, entries.length + 1);
+      await this.commit();
+    });
+  }
+
+  // ---- snapshots -----------------------------------------------------------------------------
+
+  /** Saves the current state (files and shell state); returns an id for restore(). */
+  snapshot(): Promise<number> {
+    return this.exclusive(async () => {
+      const id = this.nextSnapshotId++;
+      await this.connection.api.snapshot(id);
+      this.snapshots.set(id, { mirror: this.checkpoint.mirror.clone(), shellState: this.checkpoint.shellState });
+      return id;
+    });
+  }
+
+  restore(id: number): Promise<void> {
+    return this.exclusive(async () => {
+      const snap = this.snapshots.get(id);
+      if (snap === undefined) throw new AirlockError('ENOSNAPSHOT', `no snapshot ${id} in this sandbox`);
+      const restoredInPlace = await this.connection.api.restore(id);
+      if (restoredInPlace) this.checkpoint = { mirror: snap.mirror.clone(), shellState: snap.shellState };
+      else await this.restartFrom(snap);
+    });
+  }
+
+  /** A new, independent sandbox with this one's files and shell state. */
+  fork(): Promise<Sandbox> {
+    return this.exclusive(async () => {
+      const Kind = this.constructor as new (platform: Platform, options: SandboxOptions) => Sandbox;
+      const copy = new Kind(this.platform, this.options);
+      await copy.start();
+      await copy.loadCheckpoint({ mirror: this.checkpoint.mirror.clone(), shellState: this.checkpoint.shellState });
+      return copy;
+    });
+  }
+
+  /** Ends the worker. Later calls reject with SandboxClosedError. */
+  async destroy(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection.terminate();
+  }
+
+  /** Reads go straight to the worker (even during a run), unless it must be restarted first. */
+  private async read<T>(operation: () => Promise<T>): Promise<T> {
+    if (this.closed) throw new SandboxClosedError();
+    if (this.brokenReason !== undefined) return this.exclusive(operation);
+    return operation();
+  }
+}

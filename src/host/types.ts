@@ -1,0 +1,53 @@
+// The public types of the host API.
+
+import type { SandboxLimits } from '../protocol/limits.js';
+import type { ErrorClass } from '../protocol/messages.js';
+
+export type { SandboxLimits } from '../protocol/limits.js';
+export type { ErrorClass, DirEntry, StatResult } from '../protocol/messages.js';
+
+export interface SandboxOptions {
+  /** Any of the limits of docs/limits.md; the rest keep their defaults. */
+  limits?: Partial<SandboxLimits>;
+  /** Tools that may run (by name, e.g. ['ls', 'grep', 'python3']); all when omitted. */
+  allowedTools?: string[];
+  /** Extra environment variables for every run. */
+  env?: Record<string, string>;
+  hostname?: string;
+  /** Files to create in /home/user before the first run. */
+  files?: Record<string, string | Uint8Array>;
+}
+
+export interface RunOptions {
+  /** Called with output as it is produced (the text decoded as UTF-8, and the raw bytes). */
+  onStdout?: (text: string, bytes: Uint8Array) => void;
+  onStderr?: (text: string, bytes: Uint8Array) => void;
+  /** Overrides limits.timeoutMs for this run. */
+  timeoutMs?: number;
+  /** Aborting sends Ctrl-C to the run; if it does not end within a second it is killed. */
+  signal?: AbortSignal;
+  /** Working directory (default /home/user; relative paths are relative to it). */
+  cwd?: string;
+  /** Environment variables for this run only. */
+  env?: Record<string, string>;
+  /** Bytes for the run's stdin (default: empty). */
+  stdin?: string | Uint8Array;
+}
+
+export interface RunResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: Uint8Array;
+  stderrBytes: Uint8Array;
+  /** Output went past limits.stdoutBytes or limits.stderrBytes and was cut. */
+  truncated: boolean;
+  durationMs: number;
+  /** Why the run ended abnormally, or null. */
+  errorClass: ErrorClass | null;
+  /** The limit that was hit, when errorClass is 'limit'. */
+  limit?: { name: string; value: number };
+}
+
+/** A file or directory tree given to mount(): path → content (directories implied). */
+export type MountSource = Record<string, string | Uint8Array>;

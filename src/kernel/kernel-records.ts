@@ -1,0 +1,120 @@
+// Inodes as records for the host, and back. After each run the host takes the changed
+// inodes page by page (a page stays under the message limit; a large file is split into
+// fragments), validates them and keeps them. After a hard kill, or to fork a session, a
+// fresh kernel boots and replays the host's records on top of the boot tree.
+
+import type { ChangeBatch, InodeRecord } from '../protocol/records.js';
+import type { DeviceName, Inode } from './vfs/inode.js';
+import type { Vfs } from './vfs/vfs.js';
+
+/** Bytes a record costs besides file content (names, numbers), for paging. */
+const RECORD_OVERHEAD = 128;
+
+export function inodeToRecord(inode: Inode): InodeRecord {
+  const base = {
+    ino: inode.ino, kind: inode.kind, mode: inode.mode, uid: inode.uid, gid: inode.gid,
+    atimeNs: inode.atimeNs, mtimeNs: inode.mtimeNs, ctimeNs: inode.ctimeNs, writable: inode.writable,
+  };
+  switch (inode.kind) {
+    case 'file':
+      return { ...base, size: inode.size };
+    case 'dir':
+      return { ...base, entries: [...inode.entries], parent: inode.parent };
+    case 'symlink':
+      return { ...base, target: inode.target };
+    case 'chardev':
+      return { ...base, device: inode.device };
+  }
+}
+
+function recordCost(record: InodeRecord): number {
+  let cost = RECORD_OVERHEAD + (record.target?.length ?? 0) + (record.data?.length ?? 0);
+  for (const [name] of record.entries ?? []) cost += name.length + 16;
+  return cost;
+}
+
+/** Pages through the changed inodes; the set is captured at the first page. */
+export class ChangeFeed {
+  private pending: { inos: number[]; index: number; fileOffset: number } | undefined;
+
+  constructor(private readonly vfs: Vfs) {}
+
+  take(budgetBytes: number): ChangeBatch {
+    this.pending ??= { inos: this.vfs.takeChanged(), index: 0, fileOffset: 0 };
+    const pending = this.pending;
+    const records: InodeRecord[] = [];
+    const deleted: number[] = [];
+    let used = 0;
+    while (pending.index < pending.inos.length && used < budgetBytes) {
+      const ino = pending.inos[pending.index] as number;
+      const inode = this.vfs.table.get(ino);
+      if (inode === undefined) {
+        deleted.push(ino);
+        used += 16;
+        pending.index += 1;
+        continue;
+      }
+      const record = inodeToRecord(inode);
+      if (inode.kind === 'file') {
+        const room = Math.max(0, budgetBytes - used - RECORD_OVERHEAD);
+        const remaining = inode.size - pending.fileOffset;
+        if (remaining > 0 && room === 0 && records.length > 0) break;
+        const take = Math.min(remaining, Math.max(room, 1));
+        record.data = inode.data.slice(pending.fileOffset, pending.fileOffset + take);
+        record.dataOffset = pending.fileOffset;
+        pending.fileOffset += take;
+        if (pending.fileOffset < inode.size) {
+          records.push(record);
+          used += recordCost(record);
+          break;
+        }
+        pending.fileOffset = 0;
+      }
+      records.push(record);
+      used += recordCost(record);
+      pending.index += 1;
+    }
+    const done = pending.index >= pending.inos.length;
+    if (done) this.pending = undefined;
+    return { records, deleted, done };
+  }
+}
+
+/**
+ * Replays records into `vfs` (boot first). A file's content may come in fragments with
+ * increasing `dataOffset`; the first fragment creates the inode with room for `size`.
+ */
+export function applyRecords(vfs: Vfs, records: InodeRecord[], deleted: number[]): void {
+  for (const ino of deleted) vfs.unloadInode(ino);
+  for (const record of records) {
+    if (record.kind === 'file' && (record.dataOffset ?? 0) > 0) {
+      const existing = vfs.table.get(record.ino);
+      if (existing === undefined || existing.kind !== 'file') continue;
+      const data = record.data ?? new Uint8Array(0);
+      existing.data.set(data.subarray(0, Math.max(0, existing.data.length - (record.dataOffset ?? 0))), record.dataOffset);
+      continue;
+    }
+    vfs.loadInode(recordToInode(record));
+  }
+}
+
+export function recordToInode(record: InodeRecord): Inode {
+  const base = {
+    ino: record.ino, mode: record.mode, uid: record.uid, gid: record.gid,
+    atimeNs: record.atimeNs, mtimeNs: record.mtimeNs, ctimeNs: record.ctimeNs, gen: 0, writable: record.writable,
+  };
+  switch (record.kind) {
+    case 'file': {
+      const size = record.size ?? record.data?.length ?? 0;
+      const data = new Uint8Array(size);
+      if (record.data !== undefined) data.set(record.data.subarray(0, size));
+      return { ...base, kind: 'file', data, size };
+    }
+    case 'dir':
+      return { ...base, kind: 'dir', entries: new Map(record.entries ?? []), parent: record.parent ?? record.ino };
+    case 'symlink':
+      return { ...base, kind: 'symlink', target: record.target ?? '' };
+    case 'chardev':
+      return { ...base, kind: 'chardev', device: (record.device ?? 'null') as DeviceName };
+  }
+}

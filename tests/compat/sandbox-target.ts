@@ -1,0 +1,30 @@
+// The acceptance target: each case runs in a fresh sandbox (Node host API, hardened child
+// process) holding the case's files in /home/user, with the same environment the
+// reference gets, through the sandbox's own shell.
+
+import { Sandbox, drainWarmPool } from '../../src/host/node/index.js';
+import type { CompatCase } from './cases.js';
+import { caseEnv, SANDBOX_HOME, type Outcome } from './reference.js';
+
+export function createSandboxRunner(): (c: CompatCase) => Promise<Outcome> {
+  return async (c: CompatCase): Promise<Outcome> => {
+    const sandbox = await Sandbox.create({ files: c.files });
+    try {
+      const result = await sandbox.run(c.script, {
+        env: caseEnv(SANDBOX_HOME, '/usr/local/bin:/usr/bin:/bin'),
+        stdin: c.stdin,
+        timeoutMs: c.timeout ?? 10_000,
+      });
+      return {
+        stdout: Buffer.from(result.stdoutBytes),
+        stderr: Buffer.from(result.stderrBytes),
+        status: result.exitCode,
+        timedOut: result.errorClass === 'timeout',
+      };
+    } finally {
+      await sandbox.destroy();
+    }
+  };
+}
+
+export { drainWarmPool };

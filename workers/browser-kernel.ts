@@ -1,0 +1,19 @@
+// Entry point of the sandbox Web Worker. Served with a CSP that forbids string code
+// generation and every connection (connect-src 'none'); wasm modules arrive compiled from
+// the host in init(). The realm is hardened before the kernel serves anything.
+
+import * as Comlink from 'comlink';
+import { KernelService } from '../src/kernel/kernel-service.js';
+import { guardEndpoint, installErrorTransfer } from '../src/protocol/channel.js';
+import { hardenRealm } from './harden.js';
+
+const scope = globalThis as unknown as DedicatedWorkerGlobalScope;
+const messageBytes = Number(new URLSearchParams(scope.location.search).get('messageBytes') ?? 8 * 1024 * 1024);
+const post = scope.postMessage.bind(scope);
+const close = scope.close.bind(scope);
+
+installErrorTransfer();
+const service = new KernelService((event) => post(event));
+const endpoint = guardEndpoint(scope as unknown as Comlink.Endpoint, messageBytes, () => close());
+hardenRealm(scope);
+Comlink.expose(service, endpoint);
