@@ -10,6 +10,7 @@ pub mod error;
 pub mod fsext;
 pub mod io;
 pub mod process;
+pub mod regex;
 
 pub use args::{ArgError, HasArg, OptSpec, Parsed};
 pub use error::{strerror, UError};
