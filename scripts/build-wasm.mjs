@@ -37,6 +37,15 @@ for (const target of targets) {
   if (target.commandsFrom) target.commands = commandsIn(target.commandsFrom);
 }
 
+// `node scripts/build-wasm.mjs probe shell` builds only those binaries; the manifests keep
+// the other entries as they were.
+const only = process.argv.slice(2);
+const selected = only.length === 0 ? targets : targets.filter((t) => only.includes(t.bin));
+if (only.length > 0 && selected.length !== only.length) {
+  console.error(`build-wasm: unknown target in ${only.join(' ')}; known: ${targets.map((t) => t.bin).join(' ')}`);
+  process.exit(1);
+}
+
 const CARGO = '/usr/bin/cargo';
 const RUSTC = '/usr/bin/rustc';
 
@@ -76,7 +85,7 @@ function cargoBuild(extraFlags, packages) {
 // Programs that need a larger stack (deep recursion) are built in their own pass, since
 // the stack size is a link argument.
 const groups = new Map();
-for (const target of targets) {
+for (const target of selected) {
   const flags = target.stackBytes ? `-C link-arg=-zstack-size=${target.stackBytes}` : '';
   if (!groups.has(flags)) groups.set(flags, []);
   groups.get(flags).push(target);
@@ -110,9 +119,14 @@ for (const [flags, group] of groups) {
   }
 }
 
-for (const [manifestPath, modules] of manifests) {
-  modules.sort((a, b) => a.name.localeCompare(b.name));
+for (const [manifestPath, built] of manifests) {
   const dir = dirname(manifestPath);
+  // Entries of this directory's targets that were not rebuilt keep their manifest entry.
+  const previous = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')).modules : [];
+  const builtNames = new Set(built.map((m) => m.name));
+  const dirTargets = new Set(targets.filter((t) => dirname(join(root, t.out)) === dir).map((t) => t.bin));
+  const modules = [...built, ...previous.filter((m) => !builtNames.has(m.name) && dirTargets.has(m.name))];
+  modules.sort((a, b) => a.name.localeCompare(b.name));
   // Remove stale outputs so the committed tree matches exactly what was built.
   const keep = new Set(modules.map((m) => m.file));
   for (const file of readdirSync(dir)) {

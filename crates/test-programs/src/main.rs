@@ -259,6 +259,45 @@ fn run(args: &[String]) -> Outcome {
             let sr = airlock_sys::wait(r as i32, 0).map_err(errno_to_io)?;
             writeln!(out, "statuses {} {}", sw.map(|s| s.status).unwrap_or(999), sr.map(|s| s.status).unwrap_or(999))?;
         }
+        "yes-head" => {
+            // `probe yes | probe head1`: head ends after one line, yes must then die of SIGPIPE.
+            let (read_end, write_end) = airlock_sys::pipe().map_err(errno_to_io)?;
+            let mut writer = airlock_sys::SpawnRequest::new("probe", &["probe", "yes"]);
+            writer.fds[1].parent_fd = write_end;
+            let mut reader = airlock_sys::SpawnRequest::new("probe", &["probe", "head1"]);
+            reader.fds[0].parent_fd = read_end;
+            out.flush()?;
+            let w = airlock_sys::spawn(&writer).map_err(errno_to_io)?;
+            let r = airlock_sys::spawn(&reader).map_err(errno_to_io)?;
+            raw_wasi::close(read_end);
+            raw_wasi::close(write_end);
+            let sr = airlock_sys::wait(r as i32, 0).map_err(errno_to_io)?;
+            let sw = airlock_sys::wait(w as i32, 0).map_err(errno_to_io)?;
+            writeln!(out, "head {} yes {}", sr.map(|s| s.status).unwrap_or(999), sw.map(|s| s.status).unwrap_or(999))?;
+        }
+        "full-pipe" => {
+            // A writer of more than the pipe holds must wait until someone reads.
+            let bytes = number(args, 1)?;
+            let (read_end, write_end) = airlock_sys::pipe().map_err(errno_to_io)?;
+            let mut writer = airlock_sys::SpawnRequest::new("probe", &["probe", "emit", &bytes.to_string()]);
+            writer.fds[1].parent_fd = write_end;
+            let pid = airlock_sys::spawn(&writer).map_err(errno_to_io)?;
+            raw_wasi::close(write_end);
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            let still_running = airlock_sys::wait(pid as i32, airlock_sys::WNOHANG).map_err(errno_to_io)?.is_none();
+            let mut total = 0u64;
+            let mut buf = vec![0u8; 65536];
+            let mut pipe = raw_wasi::FdReader(read_end);
+            loop {
+                let n = pipe.read(&mut buf)?;
+                if n == 0 {
+                    break;
+                }
+                total += n as u64;
+            }
+            let status = airlock_sys::wait(pid as i32, 0).map_err(errno_to_io)?.map(|s| s.status).unwrap_or(999);
+            writeln!(out, "blocked {} read {} status {}", still_running, total, status)?;
+        }
         "wait-self-pipe" => {
             // Holds a pipe's write end while waiting for a child that reads it: a deadlock.
             let (read_end, write_end) = airlock_sys::pipe().map_err(errno_to_io)?;
@@ -279,6 +318,12 @@ fn run(args: &[String]) -> Outcome {
             Some(ms) => writeln!(out, "deadline {}", ms > 0)?,
             None => writeln!(out, "deadline none")?,
         },
+        "yield" => {
+            for _ in 0..3 {
+                std::thread::yield_now();
+            }
+            writeln!(out, "yielded")?;
+        }
         "pid" => writeln!(out, "{} {}", airlock_sys::getpid(), airlock_sys::getppid())?,
         _ => {
             writeln!(io::stderr(), "probe: unknown command '{}'", command)?;

@@ -16,6 +16,7 @@ extern "C" {
     fn random_get(buf: *mut u8, len: u32) -> u32;
     fn fd_fdstat_get(fd: u32, stat: *mut u8) -> u32;
     fn fd_close(fd: u32) -> u32;
+    fn fd_read(fd: u32, iovs: *const u32, iovs_len: u32, nread: *mut u32) -> u32;
     fn path_symlink(old_path: *const u8, old_len: u32, fd: u32, new_path: *const u8, new_len: u32) -> u32;
     fn path_filestat_set_times(fd: u32, flags: u32, path: *const u8, path_len: u32, atim: u64, mtim: u64, fst_flags: u32) -> u32;
 }
@@ -86,4 +87,19 @@ pub fn set_times(path: &str, secs: u64) -> u32 {
 pub fn symlink(target: &str, link: &str) -> u32 {
     let relative = link.trim_start_matches('/');
     unsafe { path_symlink(target.as_ptr(), target.len() as u32, 3, relative.as_ptr(), relative.len() as u32) }
+}
+
+/// Reads a raw descriptor (std cannot wrap an fd on WASI in Rust 1.63).
+pub struct FdReader(pub u32);
+
+impl std::io::Read for FdReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let iov: [u32; 2] = [buf.as_mut_ptr() as u32, buf.len() as u32];
+        let mut n: u32 = 0;
+        let code = unsafe { fd_read(self.0, iov.as_ptr(), 1, &mut n) };
+        if code != 0 {
+            return Err(std::io::Error::from_raw_os_error(code as i32));
+        }
+        Ok(n as usize)
+    }
 }

@@ -8,6 +8,7 @@ import { IGNORED_BY_DEFAULT, ProcessKilled } from './exit.js';
 import type { ProgramModule } from './module-registry.js';
 import { Process, type ImportBuilder } from './process.js';
 import type { Scheduler } from './scheduler.js';
+import { MemoryPool } from './memory-pool.js';
 
 export interface SpawnSpec {
   parent: Process | undefined;
@@ -39,6 +40,7 @@ export class ProcessTable implements ProcessSource {
   private readonly processes = new Map<number, Process>();
   private nextPid = 1;
   private readonly childWaiters = new Map<number, Blocker[]>();
+  private readonly memories = new MemoryPool();
   readonly bootTime = performance.now();
 
   constructor(
@@ -103,7 +105,7 @@ export class ProcessTable implements ProcessSource {
     if (process.pendingKill !== undefined) {
       process.finish(process.pendingKill.status);
     } else {
-      await process.run(this.hooks.buildImports, this.hooks.memoryLimitBytes(), (text) => this.hooks.writeStderr(process, text));
+      await process.run(this.hooks.buildImports, this.hooks.memoryLimitBytes(), this.memories, (text) => this.hooks.writeStderr(process, text));
     }
     this.scheduler.remove(process);
     this.onExited(process);

@@ -6,6 +6,7 @@ import { FdTable } from '../wasi/fd-table.js';
 import type { Blocker } from './blocker.js';
 import { ProcessExit, ProcessKilled } from './exit.js';
 import type { ProgramModule } from './module-registry.js';
+import type { MemoryPool } from './memory-pool.js';
 
 export type ProcessState = 'new' | 'running' | 'exited';
 
@@ -86,17 +87,18 @@ export class Process {
    * Instantiates and runs the program to its end. Never rejects: every way a program can
    * end becomes an exit status. `writeError` reports crashes on the process's stderr.
    */
-  async run(buildImports: ImportBuilder, memoryLimitBytes: number, writeError: (text: string) => void): Promise<number> {
+  async run(buildImports: ImportBuilder, memoryLimitBytes: number, memories: MemoryPool, writeError: (text: string) => void): Promise<number> {
     this.state = 'running';
     let status: number;
     const program = this.program;
+    let maxPages = 0;
     try {
       if (program === undefined) throw new Error('process has no program');
-      const maxPages = Math.max(program.memoryMinPages, Math.floor(memoryLimitBytes / WASM_PAGE));
+      maxPages = Math.max(program.memoryMinPages, Math.floor(memoryLimitBytes / WASM_PAGE));
       if (program.memoryMinPages * WASM_PAGE > memoryLimitBytes) {
         throw new MemoryLimitError(memoryLimitBytes);
       }
-      this.memory = new WebAssembly.Memory({ initial: program.memoryMinPages, maximum: maxPages });
+      this.memory = memories.take(program.memoryMinPages, maxPages);
       const runner = new AsyncifyRunner();
       const instance = new WebAssembly.Instance(program.module, buildImports(this, runner));
       const exports = instance.exports as unknown as AsyncifyExports & {
@@ -124,9 +126,16 @@ export class Process {
         status = crashStatus(error);
         this.endReason = 'crash';
         writeError(`${this.argv[0] ?? this.tool}: ${describeCrash(error)}\n`);
+        const size = this.memory?.buffer.byteLength ?? 0;
+        if (maxPages > 0 && size + 4 * 1024 * 1024 >= maxPages * WASM_PAGE) {
+          writeError(`${this.argv[0] ?? this.tool}: memory limit reached: wasm memory is limited to ${memoryLimitBytes} bytes per process (memoryBytes)\n`);
+        }
       }
     }
+    const memory = this.memory;
     this.finish(status);
+    // A crashed process may have left its memory in any state; it is zeroed either way.
+    if (memory !== undefined) memories.give(memory, maxPages);
     return status;
   }
 
