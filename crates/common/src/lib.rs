@@ -11,6 +11,8 @@ pub mod fsext;
 pub mod io;
 pub mod process;
 pub mod regex;
+pub mod size;
+pub mod write;
 
 pub use args::{ArgError, HasArg, OptSpec, Parsed};
 pub use error::{strerror, UError};

@@ -1,0 +1,246 @@
+//! `cat`: concatenates files to stdout. Without options it copies bytes in 64 KiB blocks;
+//! with -n/-b/-s/-E/-T/-v it works line by line, keeping its state (line number, blank-line
+//! run, whether a line is open) across files as GNU's single output buffer does.
+
+use std::ffi::OsString;
+use std::io::{self, BufRead};
+
+use common::args::{self, HasArg, Order, OptSpec, Parsed};
+use common::io::open_input;
+use common::write::write_failed;
+use common::Io;
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("A", 'A', "show-all"),
+    OptSpec::flag("b", 'b', "number-nonblank"),
+    OptSpec::short("e", 'e', HasArg::No),
+    OptSpec::flag("E", 'E', "show-ends"),
+    OptSpec::flag("n", 'n', "number"),
+    OptSpec::flag("s", 's', "squeeze-blank"),
+    OptSpec::short("t", 't', HasArg::No),
+    OptSpec::flag("T", 'T', "show-tabs"),
+    OptSpec::short("u", 'u', HasArg::No),
+    OptSpec::flag("v", 'v', "show-nonprinting"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: cat [OPTION]... [FILE]...
+Concatenate FILE(s) to standard output.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -A, --show-all           equivalent to -vET
+  -b, --number-nonblank    number nonempty output lines, overrides -n
+  -e                       equivalent to -vE
+  -E, --show-ends          display $ at end of each line
+  -n, --number             number all output lines
+  -s, --squeeze-blank      suppress repeated empty output lines
+  -t                       equivalent to -vT
+  -T, --show-tabs          display TAB characters as ^I
+  -u                       (ignored)
+  -v, --show-nonprinting   use ^ and M- notation, except for LFD and TAB
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+#[derive(Default)]
+struct Options {
+    number: bool,
+    nonblank: bool,
+    squeeze: bool,
+    ends: bool,
+    tabs: bool,
+    nonprint: bool,
+}
+
+/// State carried from one line (and one file) to the next.
+#[derive(Default)]
+struct State {
+    line_number: u64,
+    blank_run: u64,
+    mid_line: bool,
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let mut o = Options::default();
+    let mut files = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Operand(f) => files.push(f),
+            Parsed::Opt { id, .. } => match id {
+                "A" => {
+                    o.nonprint = true;
+                    o.ends = true;
+                    o.tabs = true;
+                }
+                "b" => o.nonblank = true,
+                "e" => {
+                    o.nonprint = true;
+                    o.ends = true;
+                }
+                "E" => o.ends = true,
+                "n" => o.number = true,
+                "s" => o.squeeze = true,
+                "t" => {
+                    o.nonprint = true;
+                    o.tabs = true;
+                }
+                "T" => o.tabs = true,
+                "v" => o.nonprint = true,
+                "help" => return help(io),
+                "version" => return version(io),
+                _ => {}
+            },
+        }
+    }
+    if o.nonblank {
+        o.number = true;
+    }
+    if files.is_empty() {
+        files.push(OsString::from("-"));
+    }
+    let plain = !(o.number || o.squeeze || o.ends || o.tabs || o.nonprint);
+    let mut state = State::default();
+    let mut status = 0;
+    for file in &files {
+        let mut input = match open_input(file, &mut *io.stdin) {
+            Ok(i) => i,
+            Err(e) => {
+                io.error(format!("{}: {}", file.to_string_lossy(), common::strerror(&e)));
+                status = 1;
+                continue;
+            }
+        };
+        let result = if plain { copy(input.reader(), io.stdout) } else { cat_lines(input.reader(), io.stdout, &o, &mut state) };
+        match result {
+            Ok(()) => {}
+            Err(Failure::Read(e)) => {
+                io.error(format!("{}: {}", file.to_string_lossy(), common::strerror(&e)));
+                status = 1;
+            }
+            Err(Failure::Write(e)) => {
+                drop(input);
+                return write_failed(io, &e);
+            }
+        }
+    }
+    status
+}
+
+enum Failure {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+fn copy(reader: &mut dyn BufRead, out: &mut dyn io::Write) -> Result<(), Failure> {
+    loop {
+        let n = {
+            let buf = match reader.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(Failure::Read(e)),
+            };
+            if buf.is_empty() {
+                return Ok(());
+            }
+            out.write_all(buf).map_err(Failure::Write)?;
+            buf.len()
+        };
+        reader.consume(n);
+    }
+}
+
+fn cat_lines(reader: &mut dyn BufRead, out: &mut dyn io::Write, o: &Options, st: &mut State) -> Result<(), Failure> {
+    let mut line = Vec::new();
+    let mut buf = Vec::with_capacity(256);
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).map_err(Failure::Read)?;
+        if n == 0 {
+            return Ok(());
+        }
+        buf.clear();
+        let has_newline = line.last() == Some(&b'\n');
+        let body = if has_newline { &line[..line.len() - 1] } else { &line[..] };
+        if !st.mid_line {
+            if body.is_empty() && has_newline {
+                st.blank_run += 1;
+                if o.squeeze && st.blank_run > 1 {
+                    continue;
+                }
+                if o.number && !o.nonblank {
+                    st.line_number += 1;
+                    buf.extend_from_slice(format!("{:>6}\t", st.line_number).as_bytes());
+                }
+            } else {
+                st.blank_run = 0;
+                if o.number {
+                    st.line_number += 1;
+                    buf.extend_from_slice(format!("{:>6}\t", st.line_number).as_bytes());
+                }
+            }
+        }
+        render(body, o, &mut buf);
+        if has_newline {
+            if o.ends {
+                buf.push(b'$');
+            }
+            buf.push(b'\n');
+        }
+        st.mid_line = !has_newline;
+        out.write_all(&buf).map_err(Failure::Write)?;
+    }
+}
+
+/// Appends `body` with -v's ^X / M-X notation and -T's ^I applied.
+fn render(body: &[u8], o: &Options, buf: &mut Vec<u8>) {
+    if !o.nonprint && !o.tabs {
+        buf.extend_from_slice(body);
+        return;
+    }
+    for &b in body {
+        if !o.nonprint {
+            if b == b'\t' {
+                buf.extend_from_slice(b"^I");
+            } else {
+                buf.push(b);
+            }
+            continue;
+        }
+        let mut c = b;
+        if c >= 128 {
+            buf.extend_from_slice(b"M-");
+            c -= 128;
+            if c < 32 {
+                buf.push(b'^');
+                buf.push(c + 64);
+                continue;
+            }
+        }
+        if c == 127 {
+            buf.extend_from_slice(b"^?");
+        } else if c == b'\t' && !o.tabs {
+            buf.push(b'\t');
+        } else if c < 32 {
+            buf.push(b'^');
+            buf.push(c + 64);
+        } else {
+            buf.push(c);
+        }
+    }
+}
+
+fn help(io: &mut Io) -> i32 {
+    let _ = io.out(HELP.as_bytes());
+    0
+}
+
+fn version(io: &mut Io) -> i32 {
+    let _ = io.out(common::version_text("cat").as_bytes());
+    0
+}
