@@ -1,0 +1,9 @@
+//! `sha224sum`: print or check SHA224 checksums (the engine is md5sum's).
+
+use std::ffi::OsString;
+
+use common::Io;
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    super::cmd_md5sum::run_digest(args, io, super::cmd_md5sum::Algo::Sha224)
+}
