@@ -7,6 +7,7 @@
 
 pub mod args;
 pub mod error;
+pub mod fnmatch;
 pub mod fsext;
 pub mod io;
 pub mod process;

@@ -43,6 +43,8 @@ pub enum Flavor {
     Basic,
     Extended,
     Fixed,
+    /// The `regex` crate's own Perl-like syntax (grep -P): no look-around, no back-references.
+    Perl,
 }
 
 /// Compile options (see the module header).
@@ -70,6 +72,19 @@ pub enum RegexError {
     BadRangeEnd,
     BadPreceding,
     TooBig,
+    /// A -P pattern the `regex` crate rejects (look-around, back-references …).
+    Perl(&'static str),
+}
+
+fn perl_reason(error: &::regex::Error) -> &'static str {
+    let text = error.to_string();
+    if text.contains("look-around") {
+        "look-around is not supported"
+    } else if text.contains("backreferences") {
+        "back-references are not supported"
+    } else {
+        "unsupported or invalid syntax"
+    }
 }
 
 impl std::fmt::Display for RegexError {
@@ -88,6 +103,7 @@ impl std::fmt::Display for RegexError {
             RegexError::BadRangeEnd => "Invalid range end",
             RegexError::BadPreceding => "Invalid preceding regular expression",
             RegexError::TooBig => "Regular expression too big",
+            RegexError::Perl(reason) => return write!(f, "-P pattern: {} in the sandbox's Perl-compatible mode", reason),
         })
     }
 }
@@ -138,6 +154,9 @@ impl Regex {
     /// Compiles several patterns as alternatives (grep -e P1 -e P2): a text matches if any
     /// does. Groups are numbered across the patterns in order.
     pub fn new_many(patterns: &[&[u8]], flavor: Flavor, flags: Flags) -> Result<Regex, RegexError> {
+        if flavor == Flavor::Perl {
+            return Regex::perl(patterns, flags);
+        }
         let mut branches = Vec::new();
         let mut groups = 0;
         for pattern in patterns {
@@ -160,6 +179,22 @@ impl Regex {
             node = Node::Concat(vec![Node::Assert(Assertion::LineStart), node, Node::Assert(Assertion::LineEnd)]);
         }
         Regex::from_node(&node, groups, flags)
+    }
+
+    fn perl(patterns: &[&[u8]], flags: Flags) -> Result<Regex, RegexError> {
+        let mut text = String::from(if flags.newline { "(?m" } else { "(?" });
+        text.push_str(if flags.icase { "i)" } else { "-i)" });
+        let joined: Vec<String> = patterns.iter().map(|p| format!("(?:{})", String::from_utf8_lossy(p))).collect();
+        let body = joined.join("|");
+        text.push_str(&match (flags.whole_line, flags.whole_word) {
+            (true, _) => format!("^(?:{})$", body),
+            (false, true) => format!("\\b(?:{})\\b", body),
+            _ => body,
+        });
+        let fast = RegexBuilder::new(&text).build().map_err(|e| RegexError::Perl(perl_reason(&e)))?;
+        let groups = fast.captures_len() - 1;
+        let program = backtrack::compile(&Node::Empty, groups, false, false)?;
+        Ok(Regex { fast, exact_match: true, exact_extent: true, exact_groups: true, program, groups })
     }
 
     fn from_node(node: &Node, groups: usize, flags: Flags) -> Result<Regex, RegexError> {

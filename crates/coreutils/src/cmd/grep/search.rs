@@ -1,0 +1,413 @@
+//! Searching one input and printing what grep prints for it. Input is read in large
+//! blocks; the regex's fast candidate search runs over a whole block so that runs of
+//! non-matching lines are skipped without looking at them one by one (grep -c, grep -E on
+//! big logs). Lines are only visited individually when they are printed, inverted,
+//! or kept for context.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+
+use common::regex::Regex;
+
+use super::{BinaryMode, Config};
+
+/// What the caller learns about one input.
+#[derive(Default)]
+pub struct Outcome {
+    /// Selected lines (stops counting at -m).
+    pub count: u64,
+    /// -q: stop everything now.
+    pub quit: bool,
+}
+
+const SGR_END: &[u8] = b"\x1b[m\x1b[K";
+
+pub struct Searcher<'c, 'o> {
+    config: &'c Config,
+    re: &'c Regex,
+    out: &'o mut dyn Write,
+    name: &'c [u8],
+    show_name: bool,
+    /// Set when a `--` separator is due before the next printed group (shared across files).
+    pub printed_any: &'c mut bool,
+    lineno: u64,
+    /// Byte offset of the start of the current block in the input.
+    block_offset: u64,
+    count: u64,
+    after_left: usize,
+    /// Line number of the last line printed in this input, for deciding on `--`.
+    last_printed: Option<u64>,
+    ring: VecDeque<(u64, u64, Vec<u8>)>,
+    /// The input held a NUL: lines are no longer printed (GNU's binary file handling).
+    binary: bool,
+    binary_matched: bool,
+    encoding_error: bool,
+    /// -m reached: only trailing context is still printed.
+    stopping: bool,
+    done: bool,
+    quit: bool,
+}
+
+impl<'c, 'o> Searcher<'c, 'o> {
+    pub fn new(config: &'c Config, re: &'c Regex, out: &'o mut dyn Write, name: &'c [u8], show_name: bool, printed_any: &'c mut bool) -> Self {
+        Searcher {
+            config,
+            re,
+            out,
+            name,
+            show_name,
+            printed_any,
+            lineno: 0,
+            block_offset: 0,
+            count: 0,
+            after_left: 0,
+            last_printed: None,
+            ring: VecDeque::new(),
+            binary: false,
+            binary_matched: false,
+            encoding_error: false,
+            stopping: false,
+            done: false,
+            quit: false,
+        }
+    }
+
+    /// Reads `input` to the end (or until grep may stop) and prints what is selected.
+    /// Returns the outcome and whether GNU would report "binary file matches".
+    pub fn run(mut self, input: &mut dyn BufRead) -> io::Result<(Outcome, bool)> {
+        let eol = self.config.eol;
+        let mut buf: Vec<u8> = Vec::with_capacity(1 << 18);
+        let mut eof = false;
+        let mut first = true;
+        while !eof && !self.done {
+            let old = buf.len();
+            buf.resize(old + (1 << 17), 0);
+            let n = loop {
+                match input.read(&mut buf[old..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        buf.truncate(old);
+                        return Err(e);
+                    }
+                }
+            };
+            buf.truncate(old + n);
+            if n == 0 {
+                eof = true;
+                if buf.is_empty() {
+                    break;
+                }
+                if buf.last() != Some(&eol) {
+                    buf.push(eol);
+                }
+            }
+            if self.config.binary != BinaryMode::Text && eol != 0 && !self.binary && memchr::memchr(0, &buf[old..]).is_some() {
+                self.binary = true;
+                if first && self.config.binary == BinaryMode::WithoutMatch {
+                    return Ok((Outcome::default(), false));
+                }
+            }
+            first = false;
+            let end = match memchr::memrchr(eol, &buf) {
+                Some(i) => i + 1,
+                None => continue,
+            };
+            let block = std::mem::take(&mut buf);
+            let result = self.block(&block[..end]);
+            buf = block;
+            result?;
+            self.block_offset += end as u64;
+            buf.drain(..end);
+        }
+        let report = (self.binary_matched || self.encoding_error) && !self.config.quiet_output();
+        Ok((Outcome { count: self.count, quit: self.quit }, report))
+    }
+
+    /// A block of whole lines.
+    fn block(&mut self, block: &[u8]) -> io::Result<()> {
+        let mut pos = 0;
+        while pos < block.len() && !self.done {
+            let next = if self.stopping { None } else { self.next_matching_line(block, pos) };
+            let gap_end = next.map_or(block.len(), |(start, _)| start);
+            if gap_end > pos {
+                self.gap(block, pos, gap_end)?;
+            }
+            match next {
+                Some((start, end)) if !self.done => {
+                    self.line(block, start, end, true)?;
+                    pos = end + 1;
+                }
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// The next line at or after `pos` that the pattern matches: (start, index of its eol).
+    fn next_matching_line(&self, block: &[u8], mut pos: usize) -> Option<(usize, usize)> {
+        let eol = self.config.eol;
+        if !self.config.block_search {
+            while pos < block.len() {
+                let end = pos + memchr::memchr(eol, &block[pos..])?;
+                if self.re.is_match(&block[pos..end]) {
+                    return Some((pos, end));
+                }
+                pos = end + 1;
+            }
+            return None;
+        }
+        while pos < block.len() {
+            let (s, e) = self.re.find_candidate(block, pos)?;
+            if s >= block.len() {
+                return None;
+            }
+            let start = memchr::memrchr(eol, &block[pos..s]).map_or(pos, |i| pos + i + 1);
+            let end = s + memchr::memchr(eol, &block[s..])?;
+            if (self.re.candidates_are_exact() && e <= end) || self.re.is_match(&block[start..end]) {
+                return Some((start, end));
+            }
+            pos = end + 1;
+        }
+        None
+    }
+
+    /// Lines [from, to) that the pattern does not match.
+    fn gap(&mut self, block: &[u8], mut from: usize, to: usize) -> io::Result<()> {
+        let eol = self.config.eol;
+        let visit_all = self.config.invert || self.stopping;
+        while from < to && !self.done && (visit_all || self.after_left > 0) {
+            let end = from + memchr::memchr(eol, &block[from..to]).unwrap_or(to - from - 1);
+            self.line(block, from, end, false)?;
+            from = end + 1;
+        }
+        if from >= to || self.done {
+            return Ok(());
+        }
+        // Only the last B lines can be printed (as before-context); skip the rest.
+        let keep = self.config.before;
+        let mut skip_to = to;
+        for _ in 0..keep {
+            match memchr::memrchr(eol, &block[from..skip_to - 1]) {
+                Some(i) => skip_to = from + i + 1,
+                None => {
+                    skip_to = from;
+                    break;
+                }
+            }
+        }
+        if self.config.needs_line_numbers {
+            self.lineno += memchr::memchr_iter(eol, &block[from..skip_to]).count() as u64;
+        }
+        let mut at = skip_to;
+        while at < to && keep > 0 {
+            let end = at + memchr::memchr(eol, &block[at..to]).unwrap_or(to - at - 1);
+            self.line(block, at, end, false)?;
+            at = end + 1;
+        }
+        Ok(())
+    }
+
+    /// One line [start, end) (end = its eol) that the pattern matched or not.
+    fn line(&mut self, block: &[u8], start: usize, end: usize, matched: bool) -> io::Result<()> {
+        self.lineno += 1;
+        let offset = self.block_offset + start as u64;
+        let text = &block[start..end];
+        let config = self.config;
+        let selected = matched != config.invert && !self.stopping;
+        if !selected {
+            if self.after_left > 0 {
+                self.after_left -= 1;
+                self.print_line(text, b'-', offset, matched)?;
+                if self.stopping && self.after_left == 0 {
+                    self.done = true;
+                }
+            } else if self.stopping {
+                self.done = true;
+            } else if config.before > 0 {
+                if self.ring.len() == config.before {
+                    self.ring.pop_front();
+                }
+                self.ring.push_back((self.lineno, offset, text.to_vec()));
+            }
+            return Ok(());
+        }
+        self.count += 1;
+        if config.max_count.map_or(false, |m| self.count >= m) {
+            self.stopping = true;
+            if config.after == 0 || config.quiet_output() || config.only_matching {
+                self.done = true;
+            }
+        }
+        if config.quiet {
+            self.quit = true;
+            self.done = true;
+            return Ok(());
+        }
+        if config.list_files.is_some() {
+            self.done = true;
+            return Ok(());
+        }
+        if config.count_only {
+            return Ok(());
+        }
+        if self.binary {
+            self.binary_matched = true;
+            self.done = true;
+            return Ok(());
+        }
+        let ring = std::mem::take(&mut self.ring);
+        for (lineno, off, text) in &ring {
+            self.separator(*lineno)?;
+            self.emit(text, b'-', *lineno, *off, false)?;
+        }
+        self.separator(self.lineno)?;
+        self.emit(text, b':', self.lineno, offset, true)?;
+        self.after_left = config.after;
+        Ok(())
+    }
+
+    fn print_line(&mut self, text: &[u8], sep: u8, offset: u64, matched: bool) -> io::Result<()> {
+        if self.config.quiet_output() || self.binary {
+            return Ok(());
+        }
+        self.separator(self.lineno)?;
+        self.emit(text, sep, self.lineno, offset, matched && !self.config.invert)
+    }
+
+    /// `--` between groups of context that are not adjacent.
+    fn separator(&mut self, lineno: u64) -> io::Result<()> {
+        let config = self.config;
+        if config.context_given && *self.printed_any && self.last_printed.map_or(true, |l| lineno > l + 1) && config.group_separator.is_some() {
+            let sep = config.group_separator.as_deref().unwrap_or(b"--");
+            if config.color {
+                self.out.write_all(b"\x1b[36m\x1b[K")?;
+                self.out.write_all(sep)?;
+                self.out.write_all(SGR_END)?;
+            } else {
+                self.out.write_all(sep)?;
+            }
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    /// Prints a line (or its matches with -o) with its prefix.
+    fn emit(&mut self, text: &[u8], sep: u8, lineno: u64, offset: u64, colorable: bool) -> io::Result<()> {
+        let config = self.config;
+        self.last_printed = Some(lineno);
+        *self.printed_any = true;
+        if config.only_matching {
+            if sep != b':' {
+                return Ok(());
+            }
+            let mut pos = 0;
+            while pos <= text.len() {
+                let (s, e) = match self.re.find_at(text, pos) {
+                    Some(m) => m,
+                    None => break,
+                };
+                if e == s {
+                    pos = s + 1;
+                    continue;
+                }
+                let part = &text[s..e];
+                if config.binary != BinaryMode::Text && std::str::from_utf8(part).is_err() {
+                    self.encoding_error = true;
+                } else {
+                    self.prefix(sep, lineno, offset + s as u64, part.is_empty())?;
+                    self.colored(part, config.match_color())?;
+                    self.out.write_all(&[config.eol])?;
+                }
+                pos = e;
+            }
+            return self.flush_if_line_buffered();
+        }
+        if config.binary != BinaryMode::Text && std::str::from_utf8(text).is_err() {
+            self.encoding_error = true;
+            return Ok(());
+        }
+        self.prefix(sep, lineno, offset, text.is_empty())?;
+        if config.color && colorable {
+            let mut pos = 0;
+            let mut last = 0;
+            while pos <= text.len() {
+                let (s, e) = match self.re.find_at(text, pos) {
+                    Some(m) => m,
+                    None => break,
+                };
+                if e == s {
+                    pos = s + 1;
+                    continue;
+                }
+                self.out.write_all(&text[last..s])?;
+                self.colored(&text[s..e], config.match_color())?;
+                last = e;
+                pos = e;
+            }
+            self.out.write_all(&text[last..])?;
+        } else {
+            self.out.write_all(text)?;
+        }
+        self.out.write_all(&[config.eol])?;
+        self.flush_if_line_buffered()
+    }
+
+    fn flush_if_line_buffered(&mut self) -> io::Result<()> {
+        if self.config.line_buffered {
+            self.out.flush()?;
+        }
+        Ok(())
+    }
+
+    fn colored(&mut self, text: &[u8], color: Option<&[u8]>) -> io::Result<()> {
+        match color {
+            Some(sgr) => {
+                self.out.write_all(b"\x1b[")?;
+                self.out.write_all(sgr)?;
+                self.out.write_all(b"m\x1b[K")?;
+                self.out.write_all(text)?;
+                self.out.write_all(SGR_END)
+            }
+            None => self.out.write_all(text),
+        }
+    }
+
+    fn sep(&mut self, sep: u8) -> io::Result<()> {
+        if self.config.color {
+            self.out.write_all(b"\x1b[36m\x1b[K")?;
+            self.out.write_all(&[sep])?;
+            self.out.write_all(SGR_END)
+        } else {
+            self.out.write_all(&[sep])
+        }
+    }
+
+    fn prefix(&mut self, sep: u8, lineno: u64, offset: u64, empty: bool) -> io::Result<()> {
+        let config = self.config;
+        let color = config.color;
+        if self.show_name {
+            let name = self.name;
+            self.colored(name, if color { Some(b"35") } else { None })?;
+            if config.null_after_name {
+                self.out.write_all(b"\0")?;
+            } else {
+                self.sep(sep)?;
+            }
+        }
+        if config.line_number {
+            let text = if config.initial_tab { format!("{:>4}", lineno) } else { lineno.to_string() };
+            self.colored(text.as_bytes(), if color { Some(b"32") } else { None })?;
+            self.sep(sep)?;
+        }
+        if config.byte_offset {
+            let text = if config.initial_tab { format!("{:>9}", offset) } else { offset.to_string() };
+            self.colored(text.as_bytes(), if color { Some(b"32") } else { None })?;
+            self.sep(sep)?;
+        }
+        if config.initial_tab && (self.show_name || config.line_number || config.byte_offset) && !empty {
+            self.out.write_all(b"\t")?;
+        }
+        Ok(())
+    }
+}
