@@ -6,13 +6,20 @@
 //! it was called by). No statics, no `process::exit`: a command can be embedded and tested.
 
 pub mod args;
+pub mod canon;
 pub mod error;
 pub mod fnmatch;
 pub mod fsext;
+pub mod fsops;
+pub mod human;
 pub mod io;
+pub mod modes;
 pub mod process;
 pub mod regex;
 pub mod size;
+pub mod targets;
+pub mod timefmt;
+pub mod users;
 pub mod write;
 
 pub use args::{ArgError, HasArg, OptSpec, Parsed};

@@ -1,0 +1,358 @@
+//! `cp`: copy files and directory trees (-r/-R -a -p -d -P -L -H -n -f -u -v -s -l -T -t,
+//! --preserve). `-i` is refused: the sandbox has no terminal to answer prompts.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use common::args::{self, Order};
+use common::canon::{canonicalize, Missing};
+use common::fsext::Meta;
+use common::fsops::{set_times, SetTime};
+use common::io::quote;
+use common::targets::{join, plan};
+use common::timefmt::split_ns;
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("archive", 'a', "archive"),
+    OptSpec::long("attributes-only", "attributes-only", HasArg::No),
+    OptSpec::long("backup", "backup", HasArg::Optional),
+    OptSpec::short("backup", 'b', HasArg::No),
+    OptSpec::short("d", 'd', HasArg::No),
+    OptSpec::flag("force", 'f', "force"),
+    OptSpec::flag("interactive", 'i', "interactive"),
+    OptSpec::short("H", 'H', HasArg::No),
+    OptSpec::flag("link", 'l', "link"),
+    OptSpec::flag("dereference", 'L', "dereference"),
+    OptSpec::flag("no-clobber", 'n', "no-clobber"),
+    OptSpec::flag("no-dereference", 'P', "no-dereference"),
+    OptSpec::short("p", 'p', HasArg::No),
+    OptSpec::long("preserve", "preserve", HasArg::Optional),
+    OptSpec::long("no-preserve", "no-preserve", HasArg::Required),
+    OptSpec::long("parents", "parents", HasArg::No),
+    OptSpec::flag("recursive", 'R', "recursive"),
+    OptSpec::short("recursive", 'r', HasArg::No),
+    OptSpec::long("remove-destination", "remove-destination", HasArg::No),
+    OptSpec::long("sparse", "sparse", HasArg::Required),
+    OptSpec::long("reflink", "reflink", HasArg::Optional),
+    OptSpec::long("strip-trailing-slashes", "strip-trailing-slashes", HasArg::No),
+    OptSpec::flag("symbolic-link", 's', "symbolic-link"),
+    OptSpec::both("suffix", 'S', "suffix", HasArg::Required),
+    OptSpec::both("target-directory", 't', "target-directory", HasArg::Required),
+    OptSpec::flag("no-target-directory", 'T', "no-target-directory"),
+    OptSpec::flag("update", 'u', "update"),
+    OptSpec::flag("verbose", 'v', "verbose"),
+    OptSpec::flag("one-file-system", 'x', "one-file-system"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: cp [OPTION]... [-T] SOURCE DEST
+  or:  cp [OPTION]... SOURCE... DIRECTORY
+  or:  cp [OPTION]... -t DIRECTORY SOURCE...
+Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.
+
+  -a, --archive                same as -dR --preserve=all
+  -d                           same as --no-dereference --preserve=links
+  -f, --force                  if an existing destination file cannot be
+                                 opened, remove it and try again
+  -H                           follow command-line symbolic links in SOURCE
+  -L, --dereference            always follow symbolic links in SOURCE
+  -n, --no-clobber             do not overwrite an existing file
+  -P, --no-dereference         never follow symbolic links in SOURCE
+  -p                           same as --preserve=mode,ownership,timestamps
+      --preserve[=ATTR_LIST]   preserve the specified attributes
+      --no-preserve=ATTR_LIST  don't preserve the specified attributes
+  -R, -r, --recursive          copy directories recursively
+      --remove-destination     remove each existing destination file before
+                                 attempting to open it
+  -s, --symbolic-link          make symbolic links instead of copying
+  -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY
+  -T, --no-target-directory    treat DEST as a normal file
+  -u, --update                 copy only when the SOURCE file is newer
+                                 than the destination file or when the
+                                 destination file is missing
+  -v, --verbose                explain what is being done
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Deref {
+    Unset,
+    Never,
+    CommandLine,
+    Always,
+}
+
+struct Options {
+    recursive: bool,
+    deref: Deref,
+    force: bool,
+    no_clobber: bool,
+    update: bool,
+    verbose: bool,
+    preserve_mode: bool,
+    preserve_times: bool,
+    symbolic: bool,
+    hard_link: bool,
+    remove_first: bool,
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let mut o = Options {
+        recursive: false,
+        deref: Deref::Unset,
+        force: false,
+        no_clobber: false,
+        update: false,
+        verbose: false,
+        preserve_mode: false,
+        preserve_times: false,
+        symbolic: false,
+        hard_link: false,
+        remove_first: false,
+    };
+    let mut no_target = false;
+    let mut target_dir = None;
+    let mut operands = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "archive", .. } => {
+                o.recursive = true;
+                o.deref = Deref::Never;
+                o.preserve_mode = true;
+                o.preserve_times = true;
+            }
+            Parsed::Opt { id: "d", .. } | Parsed::Opt { id: "no-dereference", .. } => o.deref = Deref::Never,
+            Parsed::Opt { id: "H", .. } => o.deref = Deref::CommandLine,
+            Parsed::Opt { id: "dereference", .. } => o.deref = Deref::Always,
+            Parsed::Opt { id: "force", .. } => o.force = true,
+            Parsed::Opt { id: "no-clobber", .. } => o.no_clobber = true,
+            Parsed::Opt { id: "update", .. } => o.update = true,
+            Parsed::Opt { id: "verbose", .. } => o.verbose = true,
+            Parsed::Opt { id: "recursive", .. } => o.recursive = true,
+            Parsed::Opt { id: "symbolic-link", .. } => o.symbolic = true,
+            Parsed::Opt { id: "link", .. } => o.hard_link = true,
+            Parsed::Opt { id: "remove-destination", .. } => o.remove_first = true,
+            Parsed::Opt { id: "no-target-directory", .. } => no_target = true,
+            Parsed::Opt { id: "target-directory", value } => target_dir = value,
+            Parsed::Opt { id: "p", .. } => {
+                o.preserve_mode = true;
+                o.preserve_times = true;
+            }
+            Parsed::Opt { id, value } if id == "preserve" || id == "no-preserve" => {
+                let on = id == "preserve";
+                let list = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_else(|| "mode,ownership,timestamps".to_string());
+                for attr in list.split(',') {
+                    match attr {
+                        "mode" => o.preserve_mode = on,
+                        "timestamps" => o.preserve_times = on,
+                        "all" => {
+                            o.preserve_mode = on;
+                            o.preserve_times = on;
+                        }
+                        "ownership" | "links" | "context" | "xattr" => {}
+                        other => {
+                            io.error(format!("invalid argument {} for '--preserve'", quote(other.as_ref())));
+                            io.try_help();
+                            return 1;
+                        }
+                    }
+                }
+            }
+            Parsed::Opt { id: "parents", .. } | Parsed::Opt { id: "backup", .. } | Parsed::Opt { id: "suffix", .. } | Parsed::Opt { id: "attributes-only", .. } => {
+                io.error("option not supported in the sandbox: --parents, --backup, --suffix, --attributes-only");
+                return 1;
+            }
+            Parsed::Opt { id: "interactive", .. } => {
+                io.error("option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)");
+                return 1;
+            }
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("cp").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {}
+            Parsed::Operand(op) => operands.push(op),
+        }
+    }
+    if o.deref == Deref::Unset {
+        o.deref = if o.recursive && !o.hard_link { Deref::Never } else { Deref::Always };
+    }
+    let pairs = match plan(operands, target_dir, no_target, false) {
+        Ok(p) => p,
+        Err(e) => {
+            io.error(&e.message);
+            if e.usage {
+                io.try_help();
+            }
+            return 1;
+        }
+    };
+    let mut status = 0;
+    for (src, dst) in pairs {
+        if !copy(io, Path::new(&src), &dst, &o, true) {
+            status = 1;
+        }
+    }
+    status
+}
+
+fn verbose(io: &mut Io, src: &Path, dst: &Path) {
+    let _ = io.out(format!("{} -> {}\n", quote(src.as_os_str()), quote(dst.as_os_str())).as_bytes());
+}
+
+fn copy(io: &mut Io, src: &Path, dst: &Path, o: &Options, top: bool) -> bool {
+    let follow = o.deref == Deref::Always || (o.deref == Deref::CommandLine && top);
+    let meta = match common::fsext::metadata(src, follow) {
+        Ok(m) => m,
+        Err(e) => {
+            io.error(format!("cannot stat {}: {}", quote(src.as_os_str()), strerror(&e)));
+            return false;
+        }
+    };
+    let existing = common::fsext::metadata(dst, false).ok();
+    if meta.is_dir() && !o.symbolic && !o.hard_link {
+        return copy_dir(io, src, dst, &meta, existing, o);
+    }
+    if meta.is_dir() && !o.recursive {
+        io.error(format!("-r not specified; omitting directory {}", quote(src.as_os_str())));
+        return false;
+    }
+    if let Some(d) = existing {
+        let followed = common::fsext::metadata(dst, true).unwrap_or(d);
+        if followed.ino == meta.ino && followed.dev == meta.dev {
+            io.error(format!("{} and {} are the same file", quote(src.as_os_str()), quote(dst.as_os_str())));
+            return false;
+        }
+        if o.no_clobber || (o.update && d.mtime_ns >= meta.mtime_ns) {
+            return true;
+        }
+        if followed.is_dir() {
+            io.error(format!("cannot overwrite directory {} with non-directory", quote(dst.as_os_str())));
+            return false;
+        }
+        if o.remove_first || o.symbolic || o.hard_link || meta.is_symlink() || d.is_symlink() && !follow {
+            if let Err(e) = std::fs::remove_file(dst) {
+                io.error(format!("cannot remove {}: {}", quote(dst.as_os_str()), strerror(&e)));
+                return false;
+            }
+        }
+    }
+    let result = if o.symbolic {
+        common::fsops::symlink(src, dst)
+    } else if o.hard_link {
+        std::fs::hard_link(src, dst)
+    } else if meta.is_symlink() {
+        std::fs::read_link(src).and_then(|target| common::fsops::symlink(&target, dst))
+    } else {
+        copy_file(src, dst, &meta, o)
+    };
+    match result {
+        Ok(()) => {
+            if o.verbose {
+                verbose(io, src, dst);
+            }
+            if o.preserve_times && !o.symbolic && !o.hard_link {
+                preserve(dst, &meta, false, !meta.is_symlink());
+            }
+            true
+        }
+        Err(e) => {
+            let what = if o.symbolic {
+                format!("cannot create symbolic link {} to {}", quote(dst.as_os_str()), quote(src.as_os_str()))
+            } else if o.hard_link {
+                format!("cannot create hard link {} to {}", quote(dst.as_os_str()), quote(src.as_os_str()))
+            } else {
+                format!("cannot create regular file {}", quote(dst.as_os_str()))
+            };
+            io.error(format!("{}: {}", what, strerror(&e)));
+            false
+        }
+    }
+}
+
+fn copy_file(src: &Path, dst: &Path, meta: &Meta, o: &Options) -> std::io::Result<()> {
+    let result = common::fsops::copy_data(src, dst, meta.permissions());
+    let result = match result {
+        Err(e) if o.force && e.kind() == std::io::ErrorKind::PermissionDenied => {
+            std::fs::remove_file(dst)?;
+            common::fsops::copy_data(src, dst, meta.permissions())
+        }
+        other => other,
+    };
+    result?;
+    if o.preserve_mode {
+        common::fsext::set_mode(dst, meta.permissions())?;
+    }
+    Ok(())
+}
+
+/// Sets the copy's times (and mode, for directories) from the source's metadata.
+fn preserve(dst: &Path, meta: &Meta, mode: bool, follow: bool) {
+    if mode {
+        let _ = common::fsext::set_mode(dst, meta.permissions());
+    }
+    let (a, an) = split_ns(meta.atime_ns);
+    let (m, mn) = split_ns(meta.mtime_ns);
+    let _ = set_times(dst, SetTime::At(a, an), SetTime::At(m, mn), follow);
+}
+
+fn copy_dir(io: &mut Io, src: &Path, dst: &Path, meta: &Meta, existing: Option<Meta>, o: &Options) -> bool {
+    if !o.recursive {
+        io.error(format!("-r not specified; omitting directory {}", quote(src.as_os_str())));
+        return false;
+    }
+    if let (Ok(s), Ok(d)) = (canonicalize(src, Missing::Allow, true), canonicalize(dst, Missing::Allow, true)) {
+        if d.starts_with(&s) {
+            io.error(format!("cannot copy a directory, {}, into itself, {}", quote(src.as_os_str()), quote(dst.as_os_str())));
+            return false;
+        }
+    }
+    match existing {
+        Some(d) if !d.is_dir() && !(d.is_symlink() && common::fsext::metadata(dst, true).map_or(false, |m| m.is_dir())) => {
+            io.error(format!("cannot overwrite non-directory {} with directory {}", quote(dst.as_os_str()), quote(src.as_os_str())));
+            return false;
+        }
+        Some(_) => {}
+        None => {
+            if let Err(e) = std::fs::create_dir(dst) {
+                io.error(format!("cannot create directory {}: {}", quote(dst.as_os_str()), strerror(&e)));
+                return false;
+            }
+            let umask = common::fsext::umask(None);
+            let _ = common::fsext::set_mode(dst, meta.permissions() & !umask);
+            if o.verbose {
+                verbose(io, src, dst);
+            }
+        }
+    }
+    let entries = match std::fs::read_dir(src) {
+        Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.file_name()).collect::<Vec<_>>(),
+        Err(e) => {
+            io.error(format!("cannot access {}: {}", quote(src.as_os_str()), strerror(&e)));
+            return false;
+        }
+    };
+    let mut ok = true;
+    for name in entries {
+        if !copy(io, &join(src.as_os_str(), &name), &join(dst.as_os_str(), &name), o, false) {
+            ok = false;
+        }
+    }
+    if o.preserve_mode || o.preserve_times {
+        preserve(dst, meta, o.preserve_mode, true);
+    } else if existing.is_none() {
+        let _ = common::fsext::set_mode(dst, meta.permissions() & !common::fsext::umask(None));
+    }
+    ok
+}

@@ -1,0 +1,247 @@
+//! `install`: copy files and set their mode (-m, default 0755), or make directories (-d);
+//! -D makes the destination's leading directories, -t/-T as cp, -p keeps times, -C skips
+//! identical files, -v reports.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use common::args::{self, Order};
+use common::fsops::{set_times, SetTime};
+use common::io::quote;
+use common::modes::ModeChange;
+use common::targets::plan;
+use common::timefmt::split_ns;
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::long("backup", "backup", HasArg::Optional),
+    OptSpec::short("backup", 'b', HasArg::No),
+    OptSpec::short("c", 'c', HasArg::No),
+    OptSpec::flag("compare", 'C', "compare"),
+    OptSpec::flag("directory", 'd', "directory"),
+    OptSpec::short("D", 'D', HasArg::No),
+    OptSpec::both("group", 'g', "group", HasArg::Required),
+    OptSpec::both("mode", 'm', "mode", HasArg::Required),
+    OptSpec::both("owner", 'o', "owner", HasArg::Required),
+    OptSpec::flag("preserve-timestamps", 'p', "preserve-timestamps"),
+    OptSpec::flag("strip", 's', "strip"),
+    OptSpec::long("strip-program", "strip-program", HasArg::Required),
+    OptSpec::both("suffix", 'S', "suffix", HasArg::Required),
+    OptSpec::both("target-directory", 't', "target-directory", HasArg::Required),
+    OptSpec::flag("no-target-directory", 'T', "no-target-directory"),
+    OptSpec::flag("verbose", 'v', "verbose"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: install [OPTION]... [-T] SOURCE DEST
+  or:  install [OPTION]... SOURCE... DIRECTORY
+  or:  install [OPTION]... -t DIRECTORY SOURCE...
+  or:  install [OPTION]... -d DIRECTORY...
+
+This install program copies files (often just compiled) into destination
+locations you choose.
+
+  -c                  (ignored)
+  -C, --compare       compare content of source and destination files, and
+                        if no change to the destination, do not modify
+                        the destination at all
+  -d, --directory     treat all arguments as directory names; create all
+                        components of the specified directories
+  -D                  create all leading components of DEST except the last,
+                        or all components of --target-directory,
+                        then copy SOURCE to DEST
+  -m, --mode=MODE     set permission mode (as in chmod), instead of rwxr-xr-x
+  -p, --preserve-timestamps   apply access/modification times of SOURCE files
+                        to corresponding destination files
+  -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY
+  -T, --no-target-directory  treat DEST as a normal file
+  -v, --verbose       print the name of each created file or directory
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+struct Options {
+    mode: u32,
+    compare: bool,
+    preserve_times: bool,
+    verbose: bool,
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let (mut directories, mut leading, mut no_target) = (false, false, false);
+    let mut o = Options { mode: 0o755, compare: false, preserve_times: false, verbose: false };
+    let mut target_dir: Option<OsString> = None;
+    let mut operands = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "c", .. } => {}
+            Parsed::Opt { id: "compare", .. } => o.compare = true,
+            Parsed::Opt { id: "directory", .. } => directories = true,
+            Parsed::Opt { id: "D", .. } => leading = true,
+            Parsed::Opt { id: "mode", value } => {
+                let text = value.unwrap_or_default().to_string_lossy().into_owned();
+                match ModeChange::parse(&text) {
+                    Some(m) => o.mode = m.apply(0, false, 0),
+                    None => {
+                        io.error(format!("invalid mode {}", quote(text.as_ref())));
+                        return 1;
+                    }
+                }
+            }
+            Parsed::Opt { id: "preserve-timestamps", .. } => o.preserve_times = true,
+            Parsed::Opt { id: "verbose", .. } => o.verbose = true,
+            Parsed::Opt { id: "no-target-directory", .. } => no_target = true,
+            Parsed::Opt { id: "target-directory", value } => target_dir = value,
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("install").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id, .. } => {
+                io.error(format!("option not supported in the sandbox: --{}", id));
+                return 1;
+            }
+            Parsed::Operand(op) => operands.push(op),
+        }
+    }
+    if directories {
+        if operands.is_empty() {
+            io.error("missing file operand");
+            io.try_help();
+            return 1;
+        }
+        let mut status = 0;
+        for dir in operands {
+            let path = PathBuf::from(&dir);
+            match make_dirs(io, &path, o.verbose) {
+                Ok(()) => {
+                    if let Err(e) = common::fsext::set_mode(&path, o.mode) {
+                        io.error(format!("cannot change permissions of {}: {}", quote(&dir), strerror(&e)));
+                        status = 1;
+                    }
+                }
+                Err(e) => {
+                    io.error(format!("cannot create directory {}: {}", quote(&dir), strerror(&e)));
+                    status = 1;
+                }
+            }
+        }
+        return status;
+    }
+    if leading {
+        let dir: Option<PathBuf> = match (&target_dir, operands.len()) {
+            (Some(t), _) => Some(PathBuf::from(t)),
+            (None, n) if n >= 2 => operands.last().map(|d| Path::new(d).parent().map(Path::to_path_buf).unwrap_or_default()),
+            _ => None,
+        };
+        if let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+            if let Err(e) = make_dirs(io, &d, o.verbose) {
+                io.error(format!("cannot create directory {}: {}", quote(d.as_os_str()), strerror(&e)));
+                return 1;
+            }
+        }
+    }
+    if operands.len() == 1 && target_dir.is_none() {
+        io.error(format!("missing destination file operand after {}", quote(&operands[0])));
+        io.try_help();
+        return 1;
+    }
+    let pairs = match plan(operands, target_dir, no_target, false) {
+        Ok(p) => p,
+        Err(e) => {
+            io.error(&e.message);
+            if e.usage {
+                io.try_help();
+            }
+            return 1;
+        }
+    };
+    let mut status = 0;
+    for (src, dst) in pairs {
+        if !install_file(io, Path::new(&src), &dst, &o) {
+            status = 1;
+        }
+    }
+    status
+}
+
+/// mkdir -p with install's messages and 0755 for the parents.
+fn make_dirs(io: &mut Io, path: &Path, verbose: bool) -> std::io::Result<()> {
+    let mut prefixes: Vec<&Path> = path.ancestors().filter(|p| !p.as_os_str().is_empty()).collect();
+    prefixes.reverse();
+    for prefix in prefixes {
+        if common::fsext::metadata(prefix, true).map_or(false, |m| m.is_dir()) {
+            continue;
+        }
+        match std::fs::create_dir(prefix) {
+            Ok(()) => {
+                let _ = common::fsext::set_mode(prefix, 0o755);
+                if verbose {
+                    let _ = io.out(format!("{}: creating directory {}\n", io.name, quote(prefix.as_os_str())).as_bytes());
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && common::fsext::metadata(prefix, true).map_or(false, |m| m.is_dir()) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+fn same_contents(a: &Path, b: &Path) -> bool {
+    match (std::fs::read(a), std::fs::read(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+fn install_file(io: &mut Io, src: &Path, dst: &Path, o: &Options) -> bool {
+    let meta = match common::fsext::metadata(src, true) {
+        Ok(m) => m,
+        Err(e) => {
+            io.error(format!("cannot stat {}: {}", quote(src.as_os_str()), strerror(&e)));
+            return false;
+        }
+    };
+    if meta.is_dir() {
+        io.error(format!("omitting directory {}", quote(src.as_os_str())));
+        return false;
+    }
+    if let Ok(d) = common::fsext::metadata(dst, true) {
+        if d.ino == meta.ino && d.dev == meta.dev {
+            io.error(format!("{} and {} are the same file", quote(src.as_os_str()), quote(dst.as_os_str())));
+            return false;
+        }
+        if o.compare && d.permissions() == o.mode && d.is_file() && same_contents(src, dst) {
+            return true;
+        }
+        // install replaces the destination rather than writing into it.
+        if !d.is_dir() {
+            let _ = std::fs::remove_file(dst);
+        }
+    }
+    if let Err(e) = common::fsops::copy_data(src, dst, 0o600) {
+        io.error(format!("cannot create regular file {}: {}", quote(dst.as_os_str()), strerror(&e)));
+        return false;
+    }
+    if let Err(e) = common::fsext::set_mode(dst, o.mode) {
+        io.error(format!("cannot change permissions of {}: {}", quote(dst.as_os_str()), strerror(&e)));
+        return false;
+    }
+    if o.preserve_times {
+        let (a, an) = split_ns(meta.atime_ns);
+        let (m, mn) = split_ns(meta.mtime_ns);
+        let _ = set_times(dst, SetTime::At(a, an), SetTime::At(m, mn), true);
+    }
+    if o.verbose {
+        let _ = io.out(format!("{} -> {}\n", quote(src.as_os_str()), quote(dst.as_os_str())).as_bytes());
+    }
+    true
+}

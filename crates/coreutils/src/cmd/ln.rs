@@ -1,0 +1,179 @@
+//! `ln`: make links (-s symbolic, -f force, -n no-dereference, -v, -r relative, -T, -t).
+//! The sandbox has no hard links: link(2) fails there and `ln` reports it as GNU does.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use common::args::{self, Order};
+use common::canon::{canonicalize, relative_to, Missing};
+use common::io::quote;
+use common::targets::plan;
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::long("backup", "backup", HasArg::Optional),
+    OptSpec::short("backup", 'b', HasArg::No),
+    OptSpec::flag("directory", 'd', "directory"),
+    OptSpec::short("directory", 'F', HasArg::No),
+    OptSpec::flag("force", 'f', "force"),
+    OptSpec::flag("interactive", 'i', "interactive"),
+    OptSpec::flag("logical", 'L', "logical"),
+    OptSpec::flag("no-dereference", 'n', "no-dereference"),
+    OptSpec::flag("physical", 'P', "physical"),
+    OptSpec::flag("relative", 'r', "relative"),
+    OptSpec::flag("symbolic", 's', "symbolic"),
+    OptSpec::both("suffix", 'S', "suffix", HasArg::Required),
+    OptSpec::both("target-directory", 't', "target-directory", HasArg::Required),
+    OptSpec::flag("no-target-directory", 'T', "no-target-directory"),
+    OptSpec::flag("verbose", 'v', "verbose"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: ln [OPTION]... [-T] TARGET LINK_NAME
+  or:  ln [OPTION]... TARGET
+  or:  ln [OPTION]... TARGET... DIRECTORY
+  or:  ln [OPTION]... -t DIRECTORY TARGET...
+In the 1st form, create a link to TARGET with the name LINK_NAME.
+In the 2nd form, create a link to TARGET in the current directory.
+In the 3rd and 4th forms, create links to each TARGET in DIRECTORY.
+Create hard links by default, symbolic links with --symbolic.
+(Hard links are not available in the sandbox.)
+
+  -f, --force                 remove existing destination files
+  -n, --no-dereference        treat LINK_NAME as a normal file if
+                                it is a symbolic link to a directory
+  -r, --relative              with -s, create links relative to link location
+  -s, --symbolic              make symbolic links instead of hard links
+  -t, --target-directory=DIRECTORY  specify the DIRECTORY in which to create
+                                the links
+  -T, --no-target-directory   treat LINK_NAME as a normal file always
+  -v, --verbose               print name of each linked file
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let (mut force, mut no_deref, mut relative, mut symbolic, mut verbose, mut no_target) = (false, false, false, false, false, false);
+    let mut target_dir = None;
+    let mut operands = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "force", .. } => force = true,
+            Parsed::Opt { id: "no-dereference", .. } => no_deref = true,
+            Parsed::Opt { id: "relative", .. } => relative = true,
+            Parsed::Opt { id: "symbolic", .. } => symbolic = true,
+            Parsed::Opt { id: "verbose", .. } => verbose = true,
+            Parsed::Opt { id: "no-target-directory", .. } => no_target = true,
+            Parsed::Opt { id: "target-directory", value } => target_dir = value,
+            Parsed::Opt { id: "logical", .. } | Parsed::Opt { id: "physical", .. } => {}
+            Parsed::Opt { id: "interactive", .. } => {
+                io.error("option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)");
+                return 1;
+            }
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("ln").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id, .. } => {
+                io.error(format!("option not supported in the sandbox: --{}", id));
+                return 1;
+            }
+            Parsed::Operand(o) => operands.push(o),
+        }
+    }
+    if relative && !symbolic {
+        io.error("cannot do --relative without --symbolic");
+        return 1;
+    }
+    // With -n, a symlink to a directory as the last of two operands is replaced, not entered.
+    if no_deref && target_dir.is_none() && operands.len() == 2 {
+        if common::fsext::metadata(Path::new(&operands[1]), false).map_or(false, |m| m.is_symlink()) {
+            no_target = true;
+        }
+    }
+    let pairs = match plan(operands, target_dir, no_target, true) {
+        Ok(p) => p,
+        Err(e) => {
+            io.error(&e.message);
+            if e.usage {
+                io.try_help();
+            }
+            return 1;
+        }
+    };
+    let mut status = 0;
+    for (target, link) in pairs {
+        if !link_one(io, &target, &link, symbolic, force, relative, verbose) {
+            status = 1;
+        }
+    }
+    status
+}
+
+fn link_one(io: &mut Io, target: &OsString, link: &Path, symbolic: bool, force: bool, relative: bool, verbose: bool) -> bool {
+    let link_os = link.as_os_str();
+    if !symbolic {
+        if let Err(e) = common::fsext::metadata(Path::new(target), true) {
+            io.error(format!("failed to access {}: {}", quote(target), strerror(&e)));
+            return false;
+        }
+    }
+    let target_path: PathBuf = if relative { relative_target(Path::new(target), link) } else { PathBuf::from(target) };
+    let existing = common::fsext::metadata(link, false).ok();
+    if let Some(meta) = existing {
+        if !symbolic && common::fsext::metadata(Path::new(target), true).map_or(false, |t| t.ino == meta.ino && t.dev == meta.dev) {
+            io.error(format!("{} and {} are the same file", quote(target), quote(link_os)));
+            return false;
+        }
+        if force {
+            if meta.is_dir() {
+                io.error(format!("{}: cannot overwrite directory", quote(link_os)));
+                return false;
+            }
+            if let Err(e) = std::fs::remove_file(link) {
+                io.error(format!("cannot remove {}: {}", quote(link_os), strerror(&e)));
+                return false;
+            }
+        }
+    }
+    let result = if symbolic { common::fsops::symlink(&target_path, link) } else { std::fs::hard_link(target, link) };
+    match result {
+        Ok(()) => {
+            if verbose {
+                let _ = io.out(format!("{} -> {}\n", quote(link_os), quote(target_path.as_os_str())).as_bytes());
+            }
+            true
+        }
+        Err(e) => {
+            if symbolic {
+                io.error(format!("failed to create symbolic link {}: {}", quote(link_os), strerror(&e)));
+            } else if e.kind() == std::io::ErrorKind::AlreadyExists {
+                io.error(format!("failed to create hard link {}: {}", quote(link_os), strerror(&e)));
+            } else {
+                io.error(format!("failed to create hard link {} => {}: {}", quote(link_os), quote(target), strerror(&e)));
+            }
+            false
+        }
+    }
+}
+
+/// The target as seen from the link's directory (`ln -sr`).
+fn relative_target(target: &Path, link: &Path) -> PathBuf {
+    let parent = match link.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    match (canonicalize(target, Missing::Allow, true), canonicalize(&parent, Missing::Allow, true)) {
+        (Ok(t), Ok(d)) => relative_to(&t, &d),
+        _ => target.to_path_buf(),
+    }
+}

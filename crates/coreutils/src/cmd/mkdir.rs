@@ -1,0 +1,116 @@
+//! `mkdir`: make directories (-p parents, -m mode, -v verbose).
+
+use std::ffi::OsString;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use common::args::{self, Order};
+use common::io::quote;
+use common::modes::ModeChange;
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::both("mode", 'm', "mode", HasArg::Required),
+    OptSpec::flag("parents", 'p', "parents"),
+    OptSpec::flag("verbose", 'v', "verbose"),
+    OptSpec::short("context", 'Z', HasArg::No),
+    OptSpec::long("context", "context", HasArg::Optional),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: mkdir [OPTION]... DIRECTORY...
+Create the DIRECTORY(ies), if they do not already exist.
+
+  -m, --mode=MODE   set file mode (as in chmod), not a=rwx - umask
+  -p, --parents     no error if existing, make parent directories as needed,
+                    with their file modes unaffected by any -m option
+  -v, --verbose     print a message for each created directory
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let (mut mode, mut parents, mut verbose) = (None, false, false);
+    let mut dirs = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "mode", value } => {
+                let text = value.unwrap_or_default().to_string_lossy().into_owned();
+                match ModeChange::parse(&text) {
+                    Some(m) => mode = Some(m),
+                    None => {
+                        io.error(format!("invalid mode {}", quote(text.as_ref())));
+                        return 1;
+                    }
+                }
+            }
+            Parsed::Opt { id: "parents", .. } => parents = true,
+            Parsed::Opt { id: "verbose", .. } => verbose = true,
+            Parsed::Opt { id: "context", .. } => {
+                io.error("option not supported in the sandbox: --context");
+                return 1;
+            }
+            Parsed::Opt { id: "help", .. } => return print(io, HELP),
+            Parsed::Opt { id: "version", .. } => return print(io, &common::version_text("mkdir")),
+            Parsed::Opt { .. } => {}
+            Parsed::Operand(d) => dirs.push(d),
+        }
+    }
+    if dirs.is_empty() {
+        io.error("missing operand");
+        io.try_help();
+        return 1;
+    }
+    let umask = common::fsext::umask(None);
+    let mut status = 0;
+    for dir in dirs {
+        let path = PathBuf::from(&dir);
+        let result = if parents { make_parents(io, &path, mode.as_ref(), umask, verbose) } else { make_one(io, &path, mode.as_ref(), umask, verbose) };
+        if let Err(e) = result {
+            io.error(format!("cannot create directory {}: {}", quote(dir.as_ref()), strerror(&e)));
+            status = 1;
+        }
+    }
+    status
+}
+
+fn print(io: &mut Io, text: &str) -> i32 {
+    let _ = io.out(text.as_bytes());
+    0
+}
+
+fn make_one(io: &mut Io, path: &Path, mode: Option<&ModeChange>, umask: u32, verbose: bool) -> io::Result<()> {
+    std::fs::create_dir(path)?;
+    if let Some(m) = mode {
+        common::fsext::set_mode(path, m.apply(0o777 & !umask, true, umask))?;
+    }
+    if verbose {
+        let _ = io.out(format!("{}: created directory {}\n", io.name, quote(path.as_os_str())).as_bytes());
+    }
+    Ok(())
+}
+
+fn make_parents(io: &mut Io, path: &Path, mode: Option<&ModeChange>, umask: u32, verbose: bool) -> io::Result<()> {
+    let mut prefixes: Vec<PathBuf> = path.ancestors().filter(|p| !p.as_os_str().is_empty()).map(Path::to_path_buf).collect();
+    prefixes.reverse();
+    let last = prefixes.len().saturating_sub(1);
+    for (i, prefix) in prefixes.iter().enumerate() {
+        if common::fsext::metadata(prefix, true).map_or(false, |m| m.is_dir()) {
+            continue;
+        }
+        let result = if i == last { make_one(io, prefix, mode, umask, verbose) } else { make_one(io, prefix, None, umask, verbose) };
+        if let Err(e) = result {
+            // Another process (or a `..` component) may have made it in between.
+            if e.kind() == io::ErrorKind::AlreadyExists && common::fsext::metadata(prefix, true).map_or(false, |m| m.is_dir()) {
+                continue;
+            }
+            return Err(e);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,204 @@
+//! `mktemp`: create a uniquely named temporary file or directory from a template with
+//! trailing X's (-d, -p DIR, --tmpdir, -t, -u, -q, --suffix).
+
+use std::collections::hash_map::RandomState;
+use std::ffi::OsString;
+use std::hash::{BuildHasher, Hasher};
+use std::io;
+use std::path::PathBuf;
+
+use common::args::{self, bytes_os, os_bytes, Order};
+use common::io::quote;
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("directory", 'd', "directory"),
+    OptSpec::flag("dry-run", 'u', "dry-run"),
+    OptSpec::flag("quiet", 'q', "quiet"),
+    OptSpec::long("suffix", "suffix", HasArg::Required),
+    OptSpec::short("p", 'p', HasArg::Required),
+    OptSpec::long("tmpdir", "tmpdir", HasArg::Optional),
+    OptSpec::short("t", 't', HasArg::No),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: mktemp [OPTION]... [TEMPLATE]
+Create a temporary file or directory, safely, and print its name.
+TEMPLATE must contain at least 3 consecutive 'X's in last component.
+If TEMPLATE is not specified, use tmp.XXXXXXXXXX, and --tmpdir is implied.
+Files are created u+rw, and directories u+rwx, minus umask restrictions.
+
+  -d, --directory     create a directory, not a file
+  -u, --dry-run       do not create anything; merely print a name (unsafe)
+  -q, --quiet         suppress diagnostics about file/dir-creation failure
+      --suffix=SUFF   append SUFF to TEMPLATE; SUFF must not contain a slash.
+                        This option is implied if TEMPLATE does not end in X
+  -p DIR, --tmpdir[=DIR]  interpret TEMPLATE relative to DIR; if DIR is not
+                        specified, use $TMPDIR if set, else /tmp.  With
+                        this option, TEMPLATE must not be an absolute name;
+                        unlike with -t, TEMPLATE may contain slashes, but
+                        mktemp creates only the final component
+  -t                  interpret TEMPLATE as a single file name component,
+                        relative to a directory: $TMPDIR, if set; else the
+                        directory specified via -p; else /tmp [deprecated]
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let (mut directory, mut dry_run, mut quiet, mut t_flag) = (false, false, false, false);
+    let mut suffix: Option<Vec<u8>> = None;
+    let mut tmpdir: Option<Option<OsString>> = None;
+    let mut templates = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "directory", .. } => directory = true,
+            Parsed::Opt { id: "dry-run", .. } => dry_run = true,
+            Parsed::Opt { id: "quiet", .. } => quiet = true,
+            Parsed::Opt { id: "suffix", value } => suffix = value.map(|v| os_bytes(&v).to_vec()),
+            Parsed::Opt { id: "p", value } | Parsed::Opt { id: "tmpdir", value } => tmpdir = Some(value),
+            Parsed::Opt { id: "t", .. } => t_flag = true,
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("mktemp").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {}
+            Parsed::Operand(t) => templates.push(t),
+        }
+    }
+    if templates.len() > 1 {
+        io.error(format!("too many templates"));
+        io.try_help();
+        return 1;
+    }
+    let mut template = match templates.pop() {
+        Some(t) => os_bytes(&t).to_vec(),
+        None => {
+            if tmpdir.is_none() {
+                tmpdir = Some(None);
+            }
+            b"tmp.XXXXXXXXXX".to_vec()
+        }
+    };
+    // A template not ending in X has an implied suffix after its last X run.
+    let x_end = template.iter().rposition(|b| *b == b'X').map_or(0, |i| i + 1);
+    let mut implied_suffix = template.split_off(x_end);
+    if let Some(s) = &suffix {
+        if !implied_suffix.is_empty() && !s.is_empty() {
+            template.extend_from_slice(&implied_suffix);
+            implied_suffix.clear();
+        }
+        if s.contains(&b'/') {
+            io.error(format!("invalid suffix {}, contains directory separator", quote(&bytes_os(s))));
+            return 1;
+        }
+    }
+    let full_suffix: Vec<u8> = [implied_suffix, suffix.unwrap_or_default()].concat();
+    let x_count = template.iter().rev().take_while(|b| **b == b'X').count();
+    if x_count < 3 {
+        let mut shown = template.clone();
+        shown.extend_from_slice(&full_suffix);
+        if !quiet {
+            io.error(format!("too few X's in template {}", quote(&bytes_os(&shown))));
+        }
+        return 1;
+    }
+    let dir: Option<Vec<u8>> = if t_flag {
+        let env = std::env::var_os("TMPDIR").filter(|v| !v.is_empty());
+        Some(env.map(|v| os_bytes(&v).to_vec()).or_else(|| tmpdir.clone().flatten().map(|v| os_bytes(&v).to_vec())).unwrap_or_else(|| b"/tmp".to_vec()))
+    } else {
+        tmpdir.map(|d| {
+            d.filter(|v| !v.is_empty())
+                .or_else(|| std::env::var_os("TMPDIR").filter(|v| !v.is_empty()))
+                .map(|v| os_bytes(&v).to_vec())
+                .unwrap_or_else(|| b"/tmp".to_vec())
+        })
+    };
+    if let Some(_) = &dir {
+        if template.first() == Some(&b'/') {
+            io.error(format!("invalid template, {}; with --tmpdir, it may not be absolute", quote(&bytes_os(&template))));
+            return 1;
+        }
+        if t_flag && template.contains(&b'/') {
+            io.error(format!("invalid template, {}, contains directory separator", quote(&bytes_os(&template))));
+            return 1;
+        }
+    }
+    let prefix: Vec<u8> = match &dir {
+        Some(d) => {
+            let mut p = d.clone();
+            if p.last() != Some(&b'/') {
+                p.push(b'/');
+            }
+            p
+        }
+        None => Vec::new(),
+    };
+    let state = RandomState::new();
+    let mut counter: u64 = 0;
+    let base_len = template.len() - x_count;
+    for _attempt in 0..1000 {
+        let mut name = prefix.clone();
+        name.extend_from_slice(&template[..base_len]);
+        let mut hasher = state.build_hasher();
+        hasher.write_u64(counter);
+        counter += 1;
+        let mut bits = hasher.finish();
+        for i in 0..x_count {
+            if i % 10 == 9 {
+                let mut h = state.build_hasher();
+                h.write_u64(bits ^ counter);
+                bits = h.finish();
+            }
+            name.push(CHARS[(bits % CHARS.len() as u64) as usize]);
+            bits /= CHARS.len() as u64;
+        }
+        name.extend_from_slice(&full_suffix);
+        let path = PathBuf::from(bytes_os(&name));
+        let result = if dry_run {
+            match common::fsext::metadata(&path, false) {
+                Ok(_) => Err(io::Error::from(io::ErrorKind::AlreadyExists)),
+                Err(_) => Ok(()),
+            }
+        } else if directory {
+            std::fs::create_dir(&path).and_then(|_| common::fsext::set_mode(&path, 0o700 & !common::fsext::umask(None)))
+        } else {
+            std::fs::OpenOptions::new().write(true).create_new(true).open(&path).map(|_| ()).and_then(|_| common::fsext::set_mode(&path, 0o600 & !common::fsext::umask(None)))
+        };
+        match result {
+            Ok(()) => {
+                name.push(b'\n');
+                if let Err(e) = io.out(&name) {
+                    return common::write::write_failed(io, &e);
+                }
+                return 0;
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => {
+                if !quiet {
+                    let mut shown = prefix.clone();
+                    shown.extend_from_slice(&template);
+                    shown.extend_from_slice(&full_suffix);
+                    let what = if directory { "directory" } else { "file" };
+                    io.error(format!("failed to create {} via template {}: {}", what, quote(&bytes_os(&shown)), strerror(&e)));
+                }
+                return 1;
+            }
+        }
+    }
+    if !quiet {
+        io.error("failed to create a unique name");
+    }
+    1
+}

@@ -1,0 +1,107 @@
+//! `readlink`: print a symlink's target, or with -f/-e/-m the canonical path.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use common::args::{self, os_bytes, Order};
+use common::canon::{canonicalize, Missing};
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("canonicalize", 'f', "canonicalize"),
+    OptSpec::flag("canonicalize-existing", 'e', "canonicalize-existing"),
+    OptSpec::flag("canonicalize-missing", 'm', "canonicalize-missing"),
+    OptSpec::flag("no-newline", 'n', "no-newline"),
+    OptSpec::flag("quiet", 'q', "quiet"),
+    OptSpec::flag("quiet", 's', "silent"),
+    OptSpec::flag("verbose", 'v', "verbose"),
+    OptSpec::flag("zero", 'z', "zero"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: readlink [OPTION]... FILE...
+Print value of a symbolic link or canonical file name
+
+  -f, --canonicalize            canonicalize by following every symlink in
+                                every component of the given name recursively;
+                                all but the last component must exist
+  -e, --canonicalize-existing   canonicalize by following every symlink in
+                                every component of the given name recursively,
+                                all components must exist
+  -m, --canonicalize-missing    canonicalize by following every symlink in
+                                every component of the given name recursively,
+                                without requirements on components existence
+  -n, --no-newline              do not output the trailing delimiter
+  -q, --quiet
+  -s, --silent                  suppress most error messages (on by default)
+  -v, --verbose                 report error messages
+  -z, --zero                    end each output line with NUL, not newline
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let (mut mode, mut no_newline, mut verbose, mut zero) = (None, false, false, false);
+    let mut files = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "canonicalize", .. } => mode = Some(Missing::AllowLast),
+            Parsed::Opt { id: "canonicalize-existing", .. } => mode = Some(Missing::Forbid),
+            Parsed::Opt { id: "canonicalize-missing", .. } => mode = Some(Missing::Allow),
+            Parsed::Opt { id: "no-newline", .. } => no_newline = true,
+            Parsed::Opt { id: "quiet", .. } => verbose = false,
+            Parsed::Opt { id: "verbose", .. } => verbose = true,
+            Parsed::Opt { id: "zero", .. } => zero = true,
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("readlink").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {}
+            Parsed::Operand(f) => files.push(f),
+        }
+    }
+    if files.is_empty() {
+        io.error("missing operand");
+        io.try_help();
+        return 1;
+    }
+    if no_newline && files.len() > 1 {
+        io.error("ignoring --no-newline with multiple arguments");
+        no_newline = false;
+    }
+    let mut status = 0;
+    for file in files {
+        let path = Path::new(&file);
+        let result = match mode {
+            Some(m) => canonicalize(path, m, true),
+            None => std::fs::read_link(path),
+        };
+        match result {
+            Ok(target) => {
+                let mut out = os_bytes(target.as_os_str()).to_vec();
+                if !no_newline {
+                    out.push(if zero { 0 } else { b'\n' });
+                }
+                if let Err(e) = io.out(&out) {
+                    return common::write::write_failed(io, &e);
+                }
+            }
+            Err(e) => {
+                if verbose {
+                    io.error(format!("{}: {}", file.to_string_lossy(), strerror(&e)));
+                }
+                status = 1;
+            }
+        }
+    }
+    status
+}

@@ -1,0 +1,135 @@
+//! `realpath`: print canonical absolute paths (-e -m -s -L -P -q -z, --relative-to,
+//! --relative-base).
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use common::args::{self, os_bytes, Order};
+use common::canon::{canonicalize, relative_to, Missing};
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("canonicalize-existing", 'e', "canonicalize-existing"),
+    OptSpec::flag("canonicalize-missing", 'm', "canonicalize-missing"),
+    OptSpec::flag("logical", 'L', "logical"),
+    OptSpec::flag("physical", 'P', "physical"),
+    OptSpec::flag("quiet", 'q', "quiet"),
+    OptSpec::long("relative-to", "relative-to", HasArg::Required),
+    OptSpec::long("relative-base", "relative-base", HasArg::Required),
+    OptSpec::flag("strip", 's', "strip"),
+    OptSpec::long("strip", "no-symlinks", HasArg::No),
+    OptSpec::flag("zero", 'z', "zero"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: realpath [OPTION]... FILE...
+Print the resolved absolute file name;
+all but the last component must exist
+
+  -e, --canonicalize-existing  all components of the path must exist
+  -m, --canonicalize-missing   no path components need exist or be a directory
+  -L, --logical                resolve '..' components before symlinks
+  -P, --physical               resolve symlinks as encountered (default)
+  -q, --quiet                  suppress most error messages
+      --relative-to=DIR        print the resolved path relative to DIR
+      --relative-base=DIR      print absolute paths unless paths below DIR
+  -s, --strip, --no-symlinks   don't expand symlinks
+  -z, --zero                   end each output line with NUL, not newline
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let (mut missing, mut physical, mut quiet, mut zero) = (Missing::AllowLast, true, false, false);
+    let (mut relative_to_dir, mut relative_base) = (None, None);
+    let mut files = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "canonicalize-existing", .. } => missing = Missing::Forbid,
+            Parsed::Opt { id: "canonicalize-missing", .. } => missing = Missing::Allow,
+            Parsed::Opt { id: "logical", .. } => {
+                io.error("option not supported in the sandbox: --logical");
+                return 1;
+            }
+            Parsed::Opt { id: "physical", .. } => physical = true,
+            Parsed::Opt { id: "quiet", .. } => quiet = true,
+            Parsed::Opt { id: "strip", .. } => physical = false,
+            Parsed::Opt { id: "zero", .. } => zero = true,
+            Parsed::Opt { id: "relative-to", value } => relative_to_dir = value,
+            Parsed::Opt { id: "relative-base", value } => relative_base = value,
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("realpath").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {}
+            Parsed::Operand(f) => files.push(f),
+        }
+    }
+    if files.is_empty() {
+        io.error("missing operand");
+        io.try_help();
+        return 1;
+    }
+    let resolve_dir = |io: &mut Io, dir: Option<OsString>| -> Result<Option<PathBuf>, ()> {
+        match dir {
+            None => Ok(None),
+            Some(d) => match canonicalize(Path::new(&d), missing, physical) {
+                Ok(p) => Ok(Some(p)),
+                Err(e) => {
+                    io.error(format!("{}: {}", d.to_string_lossy(), strerror(&e)));
+                    Err(())
+                }
+            },
+        }
+    };
+    let to = match resolve_dir(io, relative_to_dir) {
+        Ok(p) => p,
+        Err(()) => return 1,
+    };
+    let mut base = match resolve_dir(io, relative_base) {
+        Ok(p) => p,
+        Err(()) => return 1,
+    };
+    // --relative-to outside --relative-base prints absolute paths (GNU).
+    let to = match (&to, &base) {
+        (Some(t), Some(b)) if !t.starts_with(b) => {
+            base = None;
+            None
+        }
+        _ => to,
+    };
+    let mut status = 0;
+    for file in files {
+        match canonicalize(Path::new(&file), missing, physical) {
+            Ok(path) => {
+                let shown = match (&to, &base) {
+                    (Some(t), Some(b)) if path.starts_with(b) => relative_to(&path, t),
+                    (Some(t), None) => relative_to(&path, t),
+                    (None, Some(b)) if path.starts_with(b) => relative_to(&path, b),
+                    _ => path,
+                };
+                let mut out = os_bytes(shown.as_os_str()).to_vec();
+                out.push(if zero { 0 } else { b'\n' });
+                if let Err(e) = io.out(&out) {
+                    return common::write::write_failed(io, &e);
+                }
+            }
+            Err(e) => {
+                if !quiet {
+                    io.error(format!("{}: {}", file.to_string_lossy(), strerror(&e)));
+                }
+                status = 1;
+            }
+        }
+    }
+    status
+}

@@ -1,0 +1,186 @@
+//! `rm`: remove files and directories (-f -r/-R -d -v, --preserve-root). Interactive
+//! prompts (-i, -I) are refused: the sandbox has no terminal to answer them.
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use common::args::{self, os_bytes, Order};
+use common::io::quote;
+use common::targets::{base_name, join};
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("dir", 'd', "dir"),
+    OptSpec::flag("force", 'f', "force"),
+    OptSpec::short("interactive", 'i', HasArg::No),
+    OptSpec::short("interactive-once", 'I', HasArg::No),
+    OptSpec::long("interactive-when", "interactive", HasArg::Optional),
+    OptSpec::long("one-file-system", "one-file-system", HasArg::No),
+    OptSpec::long("no-preserve-root", "no-preserve-root", HasArg::No),
+    OptSpec::long("preserve-root", "preserve-root", HasArg::Optional),
+    OptSpec::flag("recursive", 'r', "recursive"),
+    OptSpec::short("recursive", 'R', HasArg::No),
+    OptSpec::flag("verbose", 'v', "verbose"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: rm [OPTION]... [FILE]...
+Remove (unlink) the FILE(s).
+
+  -f, --force           ignore nonexistent files and arguments, never prompt
+  -i                    prompt before every removal (not available in the sandbox)
+  -I                    prompt once before removing more than three files, or
+                          when removing recursively (not available in the sandbox)
+      --one-file-system  accepted; the sandbox has one file system
+      --no-preserve-root  do not treat '/' specially
+      --preserve-root   do not remove '/' (default)
+  -r, -R, --recursive   remove directories and their contents recursively
+  -d, --dir             remove empty directories
+  -v, --verbose         explain what is being done
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+struct Options {
+    force: bool,
+    recursive: bool,
+    dir: bool,
+    verbose: bool,
+    preserve_root: bool,
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let mut o = Options { force: false, recursive: false, dir: false, verbose: false, preserve_root: true };
+    let mut files = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "dir", .. } => o.dir = true,
+            Parsed::Opt { id: "force", .. } => o.force = true,
+            Parsed::Opt { id: "recursive", .. } => o.recursive = true,
+            Parsed::Opt { id: "verbose", .. } => o.verbose = true,
+            Parsed::Opt { id: "no-preserve-root", .. } => o.preserve_root = false,
+            Parsed::Opt { id: "preserve-root", .. } => o.preserve_root = true,
+            Parsed::Opt { id: "one-file-system", .. } => {}
+            Parsed::Opt { id: "interactive-when", value } if value.as_ref().map_or(false, |v| v == "never" || v == "no" || v == "none") => {}
+            Parsed::Opt { id: "interactive", .. } | Parsed::Opt { id: "interactive-once", .. } | Parsed::Opt { id: "interactive-when", .. } => {
+                io.error("interactive removal is not supported in the sandbox (there is no terminal to answer prompts); use -f, or remove the files one by one");
+                return 1;
+            }
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("rm").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {}
+            Parsed::Operand(f) => files.push(f),
+        }
+    }
+    if files.is_empty() {
+        if o.force {
+            return 0;
+        }
+        io.error("missing operand");
+        io.try_help();
+        return 1;
+    }
+    let mut status = 0;
+    for file in files {
+        let base = base_name(&file);
+        if base == "." || base == ".." {
+            io.error(format!("refusing to remove '.' or '..' directory: skipping {}", quote(&file)));
+            status = 1;
+            continue;
+        }
+        if o.recursive && o.preserve_root && is_root(&file) {
+            if os_bytes(&file) == b"/" {
+                io.error("it is dangerous to operate recursively on '/'");
+            } else {
+                io.error(format!("it is dangerous to operate recursively on {} (same as '/')", quote(&file)));
+            }
+            io.error("use --no-preserve-root to override this failsafe");
+            status = 1;
+            continue;
+        }
+        if !remove(io, Path::new(&file), &o) {
+            status = 1;
+        }
+    }
+    status
+}
+
+fn is_root(path: &OsString) -> bool {
+    common::canon::canonicalize(Path::new(path), common::canon::Missing::Forbid, true).map_or(false, |p| p.as_os_str() == "/")
+}
+
+/// Removes `path` (recursively with -r); false when anything failed (already reported).
+fn remove(io: &mut Io, path: &Path, o: &Options) -> bool {
+    let shown = path.as_os_str();
+    let meta = match common::fsext::metadata(path, false) {
+        Ok(m) => m,
+        Err(e) => {
+            if o.force && e.kind() == std::io::ErrorKind::NotFound {
+                return true;
+            }
+            io.error(format!("cannot remove {}: {}", quote(shown), strerror(&e)));
+            return false;
+        }
+    };
+    if meta.is_dir() {
+        if !o.recursive {
+            if !o.dir {
+                io.error(format!("cannot remove {}: Is a directory", quote(shown)));
+                return false;
+            }
+        } else {
+            let entries = match std::fs::read_dir(path) {
+                Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.file_name()).collect::<Vec<_>>(),
+                Err(e) => {
+                    io.error(format!("cannot remove {}: {}", quote(shown), strerror(&e)));
+                    return false;
+                }
+            };
+            let mut ok = true;
+            for name in entries {
+                if !remove(io, &join(shown, &name), o) {
+                    ok = false;
+                }
+            }
+            // A directory whose contents could not all be removed is left quietly (GNU).
+            if !ok {
+                return false;
+            }
+        }
+        return match std::fs::remove_dir(path) {
+            Ok(()) => {
+                if o.verbose {
+                    let _ = io.out(format!("removed directory {}\n", quote(shown)).as_bytes());
+                }
+                true
+            }
+            Err(e) => {
+                io.error(format!("cannot remove {}: {}", quote(shown), strerror(&e)));
+                false
+            }
+        };
+    }
+    match std::fs::remove_file(path) {
+        Ok(()) => {
+            if o.verbose {
+                let _ = io.out(format!("removed {}\n", quote(shown)).as_bytes());
+            }
+            true
+        }
+        Err(e) => {
+            io.error(format!("cannot remove {}: {}", quote(shown), strerror(&e)));
+            false
+        }
+    }
+}

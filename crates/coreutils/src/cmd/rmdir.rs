@@ -1,0 +1,124 @@
+//! `rmdir`: remove empty directories (-p parents, --ignore-fail-on-non-empty, -v).
+
+use std::ffi::OsString;
+use std::io;
+use std::path::Path;
+
+use common::args::{self, os_bytes, bytes_os, Order};
+use common::io::quote;
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::long("ignore", "ignore-fail-on-non-empty", HasArg::No),
+    OptSpec::flag("parents", 'p', "parents"),
+    OptSpec::flag("verbose", 'v', "verbose"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: rmdir [OPTION]... DIRECTORY...
+Remove the DIRECTORY(ies), if they are empty.
+
+      --ignore-fail-on-non-empty
+                    ignore each failure to remove a non-empty directory
+  -p, --parents     remove DIRECTORY and its ancestors; e.g., 'rmdir -p a/b'
+                    is similar to 'rmdir a/b a'
+  -v, --verbose     output a diagnostic for every directory processed
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let (mut ignore, mut parents, mut verbose) = (false, false, false);
+    let mut dirs = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "ignore", .. } => ignore = true,
+            Parsed::Opt { id: "parents", .. } => parents = true,
+            Parsed::Opt { id: "verbose", .. } => verbose = true,
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("rmdir").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {}
+            Parsed::Operand(d) => dirs.push(d),
+        }
+    }
+    if dirs.is_empty() {
+        io.error("missing operand");
+        io.try_help();
+        return 1;
+    }
+    let mut status = 0;
+    for dir in dirs {
+        match remove(io, &dir, ignore, verbose) {
+            Some(true) => {}
+            Some(false) => continue,
+            None => {
+                status = 1;
+                continue;
+            }
+        }
+        if parents {
+            let mut bytes = os_bytes(&dir).to_vec();
+            loop {
+                while bytes.last() == Some(&b'/') && bytes.len() > 1 {
+                    bytes.pop();
+                }
+                match bytes.iter().rposition(|b| *b == b'/') {
+                    Some(0) | None => break,
+                    Some(i) => bytes.truncate(i),
+                }
+                while bytes.last() == Some(&b'/') && bytes.len() > 1 {
+                    bytes.pop();
+                }
+                match remove(io, &bytes_os(&bytes), ignore, verbose) {
+                    Some(true) => {}
+                    Some(false) => break,
+                    None => {
+                        status = 1;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    status
+}
+
+fn not_empty(e: &io::Error) -> bool {
+    let code = e.raw_os_error().unwrap_or(0);
+    if cfg!(target_os = "wasi") {
+        code == 55 || code == 20
+    } else {
+        code == 39 || code == 17
+    }
+}
+
+/// Removes one directory: Some(true) removed, Some(false) not empty and ignored (which
+/// still stops -p), None failed.
+fn remove(io: &mut Io, dir: &OsString, ignore: bool, verbose: bool) -> Option<bool> {
+    if verbose {
+        let _ = io.out(format!("{}: removing directory, {}\n", io.name, quote(dir)).as_bytes());
+    }
+    match std::fs::remove_dir(Path::new(dir)) {
+        Ok(()) => Some(true),
+        Err(e) => {
+            if ignore && not_empty(&e) {
+                return Some(false);
+            }
+            let is_file = common::fsext::metadata(Path::new(dir), true).map_or(false, |m| !m.is_dir());
+            let reason = if is_file { strerror(&io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 54 } else { 20 })) } else { strerror(&e) };
+            io.error(format!("failed to remove {}: {}", quote(dir), reason));
+            None
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! `touch`: set file times, creating missing files (-a -m -c -d -t -r -h, --time).
+
+use std::ffi::OsString;
+use std::path::Path;
+
+use common::args::{self, Order};
+use common::fsops::{set_times, SetTime};
+use common::io::quote;
+use common::timefmt::{now, parse_date, parse_touch_stamp, split_ns};
+use common::{strerror, HasArg, Io, OptSpec, Parsed};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::short("access", 'a', HasArg::No),
+    OptSpec::flag("no-create", 'c', "no-create"),
+    OptSpec::both("date", 'd', "date", HasArg::Required),
+    OptSpec::short("ignored", 'f', HasArg::No),
+    OptSpec::flag("no-dereference", 'h', "no-dereference"),
+    OptSpec::short("modify", 'm', HasArg::No),
+    OptSpec::both("reference", 'r', "reference", HasArg::Required),
+    OptSpec::short("stamp", 't', HasArg::Required),
+    OptSpec::long("time", "time", HasArg::Required),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: touch [OPTION]... FILE...
+Update the access and modification times of each FILE to the current time.
+
+A FILE argument that does not exist is created empty, unless -c or -h
+is supplied.
+
+  -a                     change only the access time
+  -c, --no-create        do not create any files
+  -d, --date=STRING      parse STRING and use it instead of current time
+  -f                     (ignored)
+  -h, --no-dereference   affect each symbolic link instead of any referenced
+                         file (useful only on systems that can change the
+                         timestamps of a symlink)
+  -m                     change only the modification time
+  -r, --reference=FILE   use this file's times instead of current time
+  -t STAMP               use [[CC]YY]MMDDhhmm[.ss] instead of current time
+      --time=WORD        change the specified time:
+                           WORD is access, atime, or use: equivalent to -a
+                           WORD is modify or mtime: equivalent to -m
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let (mut access_only, mut modify_only, mut no_create, mut no_deref) = (false, false, false, false);
+    let mut date: Option<String> = None;
+    let mut stamp: Option<String> = None;
+    let mut reference: Option<OsString> = None;
+    let mut files = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Opt { id: "access", .. } => access_only = true,
+            Parsed::Opt { id: "modify", .. } => modify_only = true,
+            Parsed::Opt { id: "no-create", .. } => no_create = true,
+            Parsed::Opt { id: "no-dereference", .. } => no_deref = true,
+            Parsed::Opt { id: "date", value } => date = value.map(|v| v.to_string_lossy().into_owned()),
+            Parsed::Opt { id: "stamp", value } => stamp = value.map(|v| v.to_string_lossy().into_owned()),
+            Parsed::Opt { id: "reference", value } => reference = value,
+            Parsed::Opt { id: "time", value } => match value.unwrap_or_default().to_str().unwrap_or("") {
+                "access" | "atime" | "use" => access_only = true,
+                "modify" | "mtime" => modify_only = true,
+                other => {
+                    io.error(format!("invalid argument {} for '--time'", quote(other.as_ref())));
+                    let _ = writeln!(io.stderr, "Valid arguments are:\n  - 'atime', 'access', 'use'\n  - 'mtime', 'modify'");
+                    io.try_help();
+                    return 1;
+                }
+            },
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("touch").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {}
+            Parsed::Operand(f) => files.push(f),
+        }
+    }
+    if files.is_empty() {
+        io.error("missing file operand");
+        io.try_help();
+        return 1;
+    }
+    if stamp.is_some() && (date.is_some() || reference.is_some()) {
+        io.error("cannot specify times from more than one source");
+        io.try_help();
+        return 1;
+    }
+    let current = now();
+    let (mut atime, mut mtime) = (SetTime::Now, SetTime::Now);
+    if let Some(r) = &reference {
+        match common::fsext::metadata(Path::new(r), !no_deref) {
+            Ok(m) => {
+                let (a, an) = split_ns(m.atime_ns);
+                let (s, sn) = split_ns(m.mtime_ns);
+                atime = SetTime::At(a, an);
+                mtime = SetTime::At(s, sn);
+            }
+            Err(e) => {
+                io.error(format!("failed to get attributes of {}: {}", quote(r), strerror(&e)));
+                return 1;
+            }
+        }
+    }
+    if let Some(d) = &date {
+        match parse_date(d, current) {
+            Some((s, n)) => {
+                atime = SetTime::At(s, n);
+                mtime = SetTime::At(s, n);
+            }
+            None => {
+                io.error(format!("invalid date format {}", quote(d.as_ref())));
+                return 1;
+            }
+        }
+    }
+    if let Some(t) = &stamp {
+        match parse_touch_stamp(t, current.0) {
+            Some((s, n)) => {
+                atime = SetTime::At(s, n);
+                mtime = SetTime::At(s, n);
+            }
+            None => {
+                io.error(format!("invalid date format {}", quote(t.as_ref())));
+                return 1;
+            }
+        }
+    }
+    if access_only && !modify_only {
+        mtime = SetTime::Omit;
+    }
+    if modify_only && !access_only {
+        atime = SetTime::Omit;
+    }
+    let mut status = 0;
+    for file in files {
+        let path = Path::new(&file);
+        if common::args::os_bytes(&file) == b"-" {
+            // GNU touches standard output's file; there is nothing useful to do in a pipe.
+            continue;
+        }
+        let exists = common::fsext::metadata(path, !no_deref).is_ok() || common::fsext::metadata(path, false).is_ok();
+        if !exists {
+            if no_create || no_deref {
+                continue;
+            }
+            if let Err(e) = std::fs::OpenOptions::new().write(true).create(true).open(path) {
+                io.error(format!("cannot touch {}: {}", quote(&file), strerror(&e)));
+                status = 1;
+                continue;
+            }
+        }
+        if let Err(e) = set_times(path, atime, mtime, !no_deref) {
+            io.error(format!("setting times of {}: {}", quote(&file), strerror(&e)));
+            status = 1;
+        }
+    }
+    status
+}
+
