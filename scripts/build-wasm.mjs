@@ -33,6 +33,104 @@ function commandsIn(dir) {
   }
   return names.sort();
 }
+/**
+ * The module's imports as "module.name". A program may import only WASI preview1, the
+ * `airlock` module and `env.memory`; anything else (e.g. a libc symbol wasi-libc lacks,
+ * which the linker silently turns into an `env` import) would fail at instantiation.
+ */
+function importNames(bytes) {
+  const names = [];
+  let offset = 8;
+  const varuint = () => {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = bytes[offset++];
+      result += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return result;
+      shift += 7;
+    }
+  };
+  const name = () => {
+    const length = varuint();
+    const text = bytes.subarray(offset, offset + length).toString('utf8');
+    offset += length;
+    return text;
+  };
+  while (offset < bytes.length) {
+    const id = bytes[offset++];
+    const size = varuint();
+    const end = offset + size;
+    if (id !== 2) {
+      offset = end;
+      continue;
+    }
+    const count = varuint();
+    for (let i = 0; i < count; i++) {
+      const module = name();
+      const field = name();
+      const kind = bytes[offset++];
+      names.push(`${module}.${field}`);
+      if (kind === 0) varuint();
+      else if (kind === 1) { offset += 1; const flags = varuint(); varuint(); if (flags & 1) varuint(); }
+      else if (kind === 2) { const flags = varuint(); varuint(); if (flags & 1) varuint(); }
+      else if (kind === 3) offset += 2;
+    }
+    break;
+  }
+  return names;
+}
+
+function checkImports(file, bytes) {
+  const bad = importNames(bytes).filter((n) => !n.startsWith('wasi_snapshot_preview1.') && !n.startsWith('airlock.') && n !== 'env.memory');
+  if (bad.length > 0) {
+    console.error(`build-wasm: ${file} imports ${bad.join(', ')}: not provided by the kernel (a libc function wasi-libc lacks?)`);
+    process.exitCode = 1;
+  }
+}
+
+/** Initial pages of the module's imported `env.memory` (browsers compile by streaming and never see the bytes). */
+function importedMemoryMinPages(bytes) {
+  let offset = 8;
+  const varuint = () => {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = bytes[offset++];
+      result += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return result;
+      shift += 7;
+    }
+  };
+  const name = () => {
+    const length = varuint();
+    const text = bytes.subarray(offset, offset + length).toString('utf8');
+    offset += length;
+    return text;
+  };
+  while (offset < bytes.length) {
+    const id = bytes[offset++];
+    const size = varuint();
+    const end = offset + size;
+    if (id !== 2) {
+      offset = end;
+      continue;
+    }
+    const count = varuint();
+    for (let i = 0; i < count; i++) {
+      const module = name();
+      const field = name();
+      const kind = bytes[offset++];
+      if (kind === 0) varuint();
+      else if (kind === 1) { offset += 1; const flags = varuint(); varuint(); if (flags & 1) varuint(); }
+      else if (kind === 2) { const flags = varuint(); const min = varuint(); if (flags & 1) varuint(); if (module === 'env' && field === 'memory') return min; }
+      else if (kind === 3) offset += 2;
+    }
+    break;
+  }
+  throw new Error('module does not import env.memory');
+}
+
 for (const target of targets) {
   if (target.commandsFrom) target.commands = commandsIn(target.commandsFrom);
 }
@@ -104,12 +202,14 @@ for (const [flags, group] of groups) {
       '-o', output,
     ], { stdio: 'inherit' });
     const bytes = readFileSync(output);
+    checkImports(target.out, bytes);
     const entry = {
       name: target.bin,
       file: target.out.split('/').pop(),
       bytes: bytes.length,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       commands: target.commands,
+      memoryMinPages: importedMemoryMinPages(bytes),
       ...(target.asyncifyBytes ? { asyncifyBytes: target.asyncifyBytes } : {}),
     };
     const manifestPath = join(dirname(output), 'manifest.json');

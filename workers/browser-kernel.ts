@@ -8,7 +8,8 @@ import { guardEndpoint, installErrorTransfer } from '../src/protocol/channel.js'
 import { hardenRealm } from './harden.js';
 
 const scope = globalThis as unknown as DedicatedWorkerGlobalScope;
-const messageBytes = Number(new URLSearchParams(scope.location.search).get('messageBytes') ?? 8 * 1024 * 1024);
+// The host names the worker `airlock-sandbox:<messageBytes>`.
+const messageBytes = Number(scope.name.split(':')[1] ?? 8 * 1024 * 1024) || 8 * 1024 * 1024;
 const post = scope.postMessage.bind(scope);
 const close = scope.close.bind(scope);
 

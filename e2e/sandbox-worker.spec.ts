@@ -1,0 +1,36 @@
+// The sandbox in Debian's Chromium: a command runs through the browser Worker, and the
+// worker realm is hardened.
+
+import { expect, test } from '@playwright/test';
+
+test('runs a command in the browser worker and shows its exit status', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('#status')).toContainText('Ready', { timeout: 30_000 });
+  await expect(page.locator('#status')).toContainText('Cross-origin isolated: true');
+  await page.fill('#command', 'false');
+  await page.click('#run');
+  await expect(page.locator('#output')).toHaveAttribute('data-exit-code', '1');
+  await page.fill('#command', 'true');
+  await page.click('#run');
+  await expect(page.locator('#output')).toHaveAttribute('data-exit-code', '0');
+});
+
+test('the host API works from the page: files, runs, errors', async ({ page }) => {
+  await page.goto('/');
+  const result = await page.evaluate(async () => {
+    const sandbox = await (window as unknown as { airlock: { sandbox: Promise<{
+      writeFile(p: string, c: string): Promise<void>;
+      readDir(p: string): Promise<Array<{ name: string }>>;
+      run(c: string[]): Promise<{ exitCode: number; stderr: string }>;
+    }> } }).airlock.sandbox;
+    await sandbox.writeFile('hello.txt', 'hi');
+    const names = (await sandbox.readDir('.')).map((e) => e.name);
+    const missing = await sandbox.run(['no-such-command']);
+    let roError = '';
+    await sandbox.writeFile('/etc/x', 'y').catch((e: { code: string }) => (roError = e.code));
+    return { names, missing, roError };
+  });
+  expect(result.names).toContain('hello.txt');
+  expect(result.missing.exitCode).toBe(127);
+  expect(result.roError).toBe('EROFS');
+});

@@ -1,0 +1,28 @@
+import { defineConfig } from '@playwright/test';
+
+const port = Number(process.env.AIRLOCK_E2E_PORT ?? 4174);
+
+// Debian's Chromium; Playwright's own browser downloads are not available here.
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/e2e',
+  timeout: 60_000,
+  retries: 0,
+  workers: 1,
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e/results.json' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}/`,
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    },
+    screenshot: 'only-on-failure',
+    trace: 'off',
+  },
+  webServer: {
+    command: `node dist/server/main.mjs --port ${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});

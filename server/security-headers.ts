@@ -1,0 +1,38 @@
+// The headers that make the browser part of the sandbox safe (ARCHITECTURE.md §1):
+// - every page is cross-origin isolated (COOP/COEP), so SharedArrayBuffer exists;
+// - pages may run wasm but not eval ('wasm-unsafe-eval', no 'unsafe-eval');
+// - the sandbox worker's script gets a policy with connect-src 'none': nothing in the
+//   worker can reach the network, whatever it runs.
+
+const PAGE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "frame-ancestors *",
+].join('; ');
+
+const DEV_PAGE_POLICY = PAGE_POLICY.replace("connect-src 'self'", "connect-src 'self' ws: wss:").replace("script-src 'self'", "script-src 'self' 'unsafe-inline'");
+
+export const WORKER_POLICY = ["default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'none'"].join('; ');
+
+/** Whether a URL is the sandbox worker's script (built as assets/browser-kernel-*.js). */
+export function isSandboxWorkerScript(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return /\/browser-kernel(-[\w-]+)?\.(js|ts)$/.test(path);
+}
+
+export function securityHeaders(url: string, options: { dev?: boolean } = {}): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Embedder-Policy': 'require-corp',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+  };
+  headers['Content-Security-Policy'] = isSandboxWorkerScript(url) ? WORKER_POLICY : options.dev ? DEV_PAGE_POLICY : PAGE_POLICY;
+  return headers;
+}

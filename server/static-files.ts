@@ -1,0 +1,43 @@
+// Serves the built web app (dist/web) with the security headers, from one directory only:
+// paths are normalized and must stay inside it.
+
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+import { securityHeaders } from './security-headers.js';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.zip': 'application/zip',
+  '.whl': 'application/zip',
+  '.tar': 'application/x-tar',
+};
+
+export function serveStatic(root: string, req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  let path = decodeURIComponent(url.pathname);
+  if (path.endsWith('/')) path += 'index.html';
+  const file = normalize(join(root, path));
+  if (!file.startsWith(root + sep) && file !== root) return false;
+  if (!existsSync(file) || !statSync(file).isFile()) return false;
+  const headers = securityHeaders(url.pathname);
+  res.writeHead(200, {
+    ...headers,
+    'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'Content-Length': statSync(file).size,
+    'Cache-Control': url.pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+  if (req.method === 'HEAD') res.end();
+  else createReadStream(file).pipe(res);
+  return true;
+}

@@ -1,0 +1,21 @@
+// The host API in the browser: `Sandbox.create()` runs the sandbox in a Web Worker.
+
+import { Sandbox as SandboxCore } from '../sandbox.js';
+import type { SandboxOptions } from '../types.js';
+import { browserPlatform, type BrowserPlatformOptions } from './platform.js';
+
+export * from '../types.js';
+export * from '../../protocol/errors.js';
+export { DEFAULT_LIMITS } from '../../protocol/limits.js';
+
+export type BrowserSandboxOptions = SandboxOptions & BrowserPlatformOptions;
+
+import KernelWorker from '../../../workers/browser-kernel.ts?worker';
+
+const createWorker = (name: string): Worker => new KernelWorker({ name });
+
+export class Sandbox extends SandboxCore {
+  static create(options: BrowserSandboxOptions = {}): Promise<Sandbox> {
+    return Sandbox.createOn(browserPlatform(createWorker, options), options);
+  }
+}

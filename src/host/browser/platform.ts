@@ -1,0 +1,53 @@
+// The browser platform: the sandbox runs in a Web Worker; tool modules are fetched and
+// compiled once per page (compileStreaming) and handed to each worker compiled.
+
+import type { ModuleSpec } from '../../protocol/messages.js';
+import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
+import { connectWorker, type WorkerFactory } from './worker-connection.js';
+
+interface Manifest {
+  modules: Array<{ name: string; file: string; commands: string[]; memoryMinPages: number; asyncifyBytes?: number }>;
+}
+
+export interface BrowserPlatformOptions {
+  /** Where manifest.json and the .wasm files are served (default: `${BASE_URL}wasm/`). */
+  wasmBaseUrl?: string;
+  /** Progress of module downloads, for loading bars: bytes done and total. */
+  onProgress?: (loaded: number, total: number) => void;
+}
+
+const compiled = new Map<string, Promise<ModuleSpec[]>>();
+
+async function loadModules(baseUrl: string, onProgress?: (loaded: number, total: number) => void): Promise<ModuleSpec[]> {
+  const manifestResponse = await fetch(new URL('manifest.json', baseUrl));
+  if (!manifestResponse.ok) throw new Error(`airlock: cannot load ${manifestResponse.url}: HTTP ${manifestResponse.status}`);
+  const manifest = (await manifestResponse.json()) as Manifest & { modules: Array<{ bytes: number }> };
+  const total = manifest.modules.reduce((sum, m) => sum + (m as unknown as { bytes: number }).bytes, 0);
+  let loaded = 0;
+  return Promise.all(
+    manifest.modules.map(async (entry) => {
+      const module = await WebAssembly.compileStreaming(fetch(new URL(entry.file, baseUrl)));
+      loaded += (entry as unknown as { bytes: number }).bytes;
+      onProgress?.(loaded, total);
+      return { name: entry.name, tools: entry.commands, module, memoryMinPages: entry.memoryMinPages, asyncifyBytes: entry.asyncifyBytes };
+    }),
+  );
+}
+
+export function browserPlatform(createWorker: WorkerFactory, options: BrowserPlatformOptions = {}): Platform {
+  const baseUrl = options.wasmBaseUrl ?? new URL('wasm/', new URL(import.meta.env.BASE_URL, location.href)).href;
+  return {
+    async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
+      return connectWorker(createWorker, connectOptions);
+    },
+    modules(): Promise<ModuleSpec[]> {
+      let modules = compiled.get(baseUrl);
+      if (modules === undefined) {
+        modules = loadModules(baseUrl, options.onProgress);
+        compiled.set(baseUrl, modules);
+        modules.catch(() => compiled.delete(baseUrl));
+      }
+      return modules;
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { defineConfig, type Plugin } from 'vite';
+import { securityHeaders } from './server/security-headers.js';
+
+/** The dev server sends the same security headers as the production server. */
+function airlockHeaders(): Plugin {
+  return {
+    name: 'airlock-security-headers',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        for (const [name, value] of Object.entries(securityHeaders(req.url ?? '/', { dev: true }))) res.setHeader(name, value);
+        next();
+      });
+    },
+  };
+}
+
+export default defineConfig({
+  publicDir: 'public',
+  plugins: [airlockHeaders()],
+  worker: { format: 'es' },
+  build: {
+    outDir: 'dist/web',
+    emptyOutDir: true,
+    target: 'es2022',
+    rollupOptions: { input: { main: 'index.html' } },
+  },
+  server: { host: '127.0.0.1' },
+  preview: { host: '127.0.0.1' },
+});
