@@ -1,0 +1,55 @@
+// Installs what building and testing need on a Debian 12 machine: Debian packages via
+// apt-get (only the missing ones; we run as root in CI) and the npm packages.
+// The Rust crates come from Debian's librust-*-dev packages: the ones Cargo.lock names are
+// derived here, so adding a dependency needs no change to this file.
+
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Debian packages for building the wasm and for the reference tools of the compat suites. */
+export const BUILD_PACKAGES = ['rustc', 'cargo', 'libstd-rust-dev-wasm32', 'lld-14', 'binaryen', 'git'];
+export const REFERENCE_PACKAGES = [
+  'bash', 'coreutils', 'grep', 'sed', 'gawk', 'findutils', 'diffutils', 'jq', 'tar', 'gzip', 'zip', 'unzip',
+  'patch', 'xxd', 'bsdextrautils', 'binutils', 'tree', 'ripgrep', 'bc', 'file', 'util-linux', 'python3',
+];
+export const BROWSER_PACKAGES = ['chromium'];
+
+function installed(pkg) {
+  const result = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return result.status === 0 && result.stdout.includes('install ok installed');
+}
+
+/** Debian packages providing the registry crates Cargo.lock uses. */
+function cratePackages(root) {
+  const lock = readFileSync(join(root, 'crates/Cargo.lock'), 'utf8');
+  const packages = new Set();
+  for (const block of lock.split('[[package]]')) {
+    const name = /name = "([^"]+)"/.exec(block)?.[1];
+    const version = /version = "([^"]+)"/.exec(block)?.[1];
+    if (!name || !version || !block.includes('source = ')) continue;
+    if (!existsSync(`/usr/share/cargo/registry/${name}-${version}`)) packages.add(`librust-${name.replace(/_/g, '-')}-dev`);
+  }
+  return [...packages];
+}
+
+export function ensureDebianPackages(root, groups) {
+  const wanted = [...new Set(groups.flat())];
+  const missing = wanted.filter((pkg) => !pkg.startsWith('librust-') && !installed(pkg));
+  const crates = groups.includes(BUILD_PACKAGES) ? cratePackages(root) : [];
+  const toInstall = [...missing, ...crates];
+  if (toInstall.length === 0) return;
+  console.log(`setup: installing Debian packages: ${toInstall.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...toInstall], { stdio: 'inherit', env });
+}
+
+export function ensureNpmPackages(root) {
+  const modules = join(root, 'node_modules');
+  const lock = join(root, 'package-lock.json');
+  const marker = join(modules, '.package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.log('setup: installing npm packages (npm ci)');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// `npm start`: the main job. Installs the npm packages, builds the web app and the server
+// (the wasm is committed, so no Rust toolchain is needed), and serves the playground on
+// 127.0.0.1, printing its URL.
+
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { ensureNpmPackages } from './setup.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+ensureNpmPackages(root);
+execFileSync('node', ['scripts/build-node.mjs'], { cwd: root, stdio: 'inherit' });
+execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+const { startServer } = await import(new URL('../dist/server/main.mjs', import.meta.url).href);
+const port = Number(process.env.PORT ?? 4173);
+const { url } = await startServer({ port, webRoot: `${root}dist/web` });
+console.log(`Airlock playground: ${url}`);
