@@ -13,6 +13,8 @@ use common::io::{open_input, quote};
 use common::{strerror, Io};
 
 use format::{parse_type, Spec};
+/// C's `%g`, also used by hexdump.
+pub use format::format_g;
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("address-radix", 'A', "address-radix", HasArg::Required),

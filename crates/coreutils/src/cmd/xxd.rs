@@ -1,0 +1,598 @@
+//! `xxd` (vim 9's, 2022-01-14): hex dumps in xxd's layout (grouped hex + ASCII column),
+//! `-p` plain, `-i` C include, `-b` bits, `-e` little-endian groups, and `-r` (with `-p`)
+//! to turn a dump back into bytes. Options are parsed as xxd does: each word is an option
+//! recognised by its first two characters (`-ps`, `-cols 8`, `--len=...` is not a thing).
+
+use std::ffi::OsString;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+
+use common::args::os_bytes;
+use common::{strerror, Io};
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Normal,
+    Plain,
+    Include,
+    Bits,
+    LittleEndian,
+}
+
+struct Options {
+    mode: Mode,
+    autoskip: bool,
+    upper: bool,
+    capitalize: bool,
+    decimal: bool,
+    revert: bool,
+    cols: i64,
+    group: i64,
+    seek: i64,
+    relative_seek: bool,
+    negative_seek: bool,
+    seek_given: bool,
+    length: i64,
+    display_offset: i64,
+    name: Option<Vec<u8>>,
+}
+
+/// C's strtol with base 0 (decimal, 0x hex, 0 octal), ignoring trailing junk.
+fn strtol(text: &[u8]) -> i64 {
+    let s = String::from_utf8_lossy(text);
+    let s = s.trim_start();
+    let (negative, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let (radix, digits) = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        (16, h)
+    } else if s.starts_with('0') {
+        (8, s)
+    } else {
+        (10, s)
+    };
+    let end = digits.find(|c: char| !c.is_digit(radix)).unwrap_or(digits.len());
+    let value = i64::from_str_radix(&digits[..end], radix).unwrap_or(0);
+    if negative {
+        -value
+    } else {
+        value
+    }
+}
+
+const USAGE: &str = "Usage:
+       xxd [options] [infile [outfile]]
+    or
+       xxd -r [-s [-]offset] [-c cols] [-ps] [infile [outfile]]
+Options:
+    -a          toggle autoskip: A single '*' replaces nul-lines. Default off.
+    -b          binary digit dump (incompatible with -ps,-i,-r). Default hex.
+    -C          capitalize variable names in C include file style (-i).
+    -c cols     format <cols> octets per line. Default 16 (-i: 12, -ps: 30).
+    -E          show characters in EBCDIC. Default ASCII.
+    -e          little-endian dump (incompatible with -ps,-i,-r).
+    -g bytes    number of octets per group in normal output. Default 2 (-e: 4).
+    -h          print this summary.
+    -i          output in C include file style.
+    -l len      stop after <len> octets.
+    -n name     set the variable name used in C include output (-i).
+    -o off      add <off> to the displayed file position.
+    -ps         output in postscript plain hexdump style.
+    -r          reverse operation: convert (or patch) hexdump into binary.
+    -r -s off   revert with <off> added to file positions found in hexdump.
+    -d          show offset in decimal instead of hex.
+    -s [+][-]seek  start at <seek> bytes abs. (or +: rel.) infile offset.
+    -u          use upper case hex letters.
+    -v          show version: \"xxd 2022-01-14 by Juergen Weigert et al.\".
+";
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let mut o = Options { mode: Mode::Normal, autoskip: false, upper: false, capitalize: false, decimal: false, revert: false, cols: 0, group: -1, seek: 0, relative_seek: false, negative_seek: false, seek_given: false, length: -1, display_offset: 0, name: None };
+    let words: Vec<&[u8]> = args.iter().skip(1).map(|a| os_bytes(a)).collect();
+    let mut i = 0;
+    let mut cols_given = false;
+    let usage = |io: &mut Io| {
+        let _ = io.stderr.write_all(USAGE.as_bytes());
+        1
+    };
+    while i < words.len() {
+        let word = words[i];
+        // `--foo` means `-foo`.
+        let w: &[u8] = if word.starts_with(b"--") && word.len() > 2 { &word[1..] } else { word };
+        if w == b"--" {
+            i += 1;
+            break;
+        }
+        if w.len() < 2 || w[0] != b'-' {
+            break;
+        }
+        // The value of an option taking one: attached (unless the rest spells the long name) or the next word.
+        let value = |long_rest: &[u8], i: &mut usize| -> Option<Vec<u8>> {
+            if w.len() > 2 && !long_rest.starts_with(&w[2..]) {
+                Some(w[2..].to_vec())
+            } else if *i + 1 < words.len() {
+                *i += 1;
+                Some(words[*i].to_vec())
+            } else {
+                None
+            }
+        };
+        match w[1] {
+            b'a' => o.autoskip = !o.autoskip,
+            b'b' => o.mode = Mode::Bits,
+            b'e' => o.mode = Mode::LittleEndian,
+            b'u' => o.upper = true,
+            b'p' => o.mode = Mode::Plain,
+            b'i' => o.mode = Mode::Include,
+            b'C' => o.capitalize = true,
+            b'd' => o.decimal = true,
+            b'r' => o.revert = true,
+            b'E' => {
+                io.error("option not supported in the sandbox: -E");
+                return 1;
+            }
+            b'v' => {
+                let _ = io.stderr.write_all(b"xxd 2022-01-14 by Juergen Weigert et al.\n");
+                return 0;
+            }
+            b'h' => return usage(io),
+            b'c' => match value(b"ols", &mut i) {
+                Some(v) => {
+                    o.cols = strtol(&v);
+                    cols_given = true;
+                }
+                None => return usage(io),
+            },
+            b'g' => match value(b"roupsize", &mut i) {
+                Some(v) => o.group = strtol(&v),
+                None => return usage(io),
+            },
+            b'o' => match value(b"ffset", &mut i) {
+                Some(v) => o.display_offset = strtol(&v),
+                None => return usage(io),
+            },
+            b'l' => match value(b"en", &mut i) {
+                Some(v) => o.length = strtol(&v),
+                None => return usage(io),
+            },
+            b'n' => match value(b"ame", &mut i) {
+                Some(v) => o.name = Some(v),
+                None => return usage(io),
+            },
+            b's' => match value(b"eek", &mut i) {
+                Some(v) => {
+                    let mut rest: &[u8] = &v;
+                    o.relative_seek = rest.first() == Some(&b'+');
+                    if o.relative_seek {
+                        rest = &rest[1..];
+                    }
+                    o.negative_seek = rest.first() == Some(&b'-');
+                    if o.negative_seek {
+                        rest = &rest[1..];
+                    }
+                    o.seek = strtol(rest);
+                    o.seek_given = true;
+                }
+                None => return usage(io),
+            },
+            _ => return usage(io),
+        }
+        i += 1;
+    }
+    let files = &words[i..];
+    if files.len() > 2 {
+        return usage(io);
+    }
+    if o.cols == 0 || (o.mode == Mode::Plain && o.cols < 0) {
+        o.cols = match o.mode {
+            Mode::Plain => 30,
+            Mode::Include => 12,
+            Mode::Bits => 6,
+            _ => 16,
+        };
+        // `-p -c 0` means one unbroken line.
+        if o.mode == Mode::Plain && cols_given {
+            o.cols = i64::MAX;
+        }
+    }
+    if o.cols < 1 || (matches!(o.mode, Mode::Normal | Mode::Bits | Mode::LittleEndian) && o.cols > 256) {
+        io.error("invalid number of columns (max. 256).");
+        return 1;
+    }
+    if o.group < 0 {
+        o.group = match o.mode {
+            Mode::Bits => 1,
+            Mode::Normal => 2,
+            Mode::LittleEndian => 4,
+            _ => 0,
+        };
+    }
+    if o.group < 1 || o.group > o.cols {
+        o.group = o.cols;
+    }
+    if o.mode == Mode::LittleEndian && (o.group & (o.group - 1)) != 0 {
+        io.error("number of octets per group must be a power of 2 with -e.");
+        return 1;
+    }
+    let input_name = files.first().copied().filter(|f| *f != b"-");
+    let output_name = files.get(1).copied().filter(|f| *f != b"-");
+    let mut file_input = match input_name {
+        Some(name) => match File::open(common::args::bytes_os(name)) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                io.error(format!("{}: {}", String::from_utf8_lossy(name), strerror(&e)));
+                return 2;
+            }
+        },
+        None => None,
+    };
+    let file_output = match output_name {
+        Some(name) => {
+            let mut options = OpenOptions::new();
+            options.write(true).create(true);
+            if !o.revert {
+                options.truncate(true);
+            }
+            match options.open(common::args::bytes_os(name)) {
+                Ok(f) => Some(io::BufWriter::with_capacity(common::io::BUFFER_SIZE, f)),
+                Err(e) => {
+                    io.error(format!("{}: {}", String::from_utf8_lossy(name), strerror(&e)));
+                    return 3;
+                }
+            }
+        }
+        None => None,
+    };
+    // Seek before dumping: files can seek (also from the end); stdin skips by reading.
+    let mut start = 0i64;
+    if o.seek_given && !o.revert {
+        let target = if o.negative_seek { -o.seek } else { o.seek };
+        match file_input.as_mut() {
+            Some(f) => {
+                let position = if o.negative_seek && !o.relative_seek { f.seek(SeekFrom::End(target)) } else { f.seek(SeekFrom::Start(target.max(0) as u64)) };
+                match position {
+                    Ok(p) => start = p as i64,
+                    Err(_) => {
+                        io.error("sorry cannot seek.");
+                        return 4;
+                    }
+                }
+            }
+            None => {
+                if o.negative_seek {
+                    io.error("sorry cannot seek.");
+                    return 4;
+                }
+                let _ = io::copy(&mut (&mut *io.stdin).take(target.max(0) as u64), &mut io::sink());
+                start = target;
+            }
+        }
+    }
+    let name = io.name.clone();
+    let Io { stdin, stdout, stderr, .. } = io;
+    let mut file_reader = file_input.map(|f| BufReader::with_capacity(common::io::BUFFER_SIZE, f));
+    let reader: &mut dyn BufRead = match file_reader.as_mut() {
+        Some(r) => r,
+        None => &mut **stdin,
+    };
+    let mut file_output = file_output;
+    let result = if o.revert {
+        if !matches!(o.mode, Mode::Normal | Mode::Plain) {
+            let _ = writeln!(stderr, "{}: Sorry, cannot revert this type of hexdump", name);
+            return 255;
+        }
+        let base = if o.negative_seek { -o.seek } else { o.seek };
+        let mut patch = match file_output.as_mut() {
+            Some(f) => Patch::File(f),
+            None => Patch::Stream(&mut **stdout),
+        };
+        match revert(reader, &mut patch, &o, base) {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                let _ = writeln!(stderr, "{}: Sorry, cannot seek backwards.", name);
+                return 5;
+            }
+            Err(e) => Err(e),
+        }
+    } else {
+        match file_output.as_mut() {
+            Some(f) => dump(reader, f, &o, input_name, start),
+            None => dump(reader, &mut **stdout, &o, input_name, start),
+        }
+    };
+    let result = result.and_then(|_| file_output.as_mut().map_or(Ok(()), |f| f.flush()));
+    match result {
+        Ok(()) => 0,
+        Err(e) if common::error::is_broken_pipe(&e) => 0,
+        Err(e) => {
+            let _ = writeln!(stderr, "{}: {}", name, strerror(&e));
+            3
+        }
+    }
+}
+
+/// Reads up to `length` bytes (all when negative) one at a time through the buffer.
+fn bytes_of<'r>(reader: &'r mut dyn BufRead, length: i64) -> impl Iterator<Item = io::Result<u8>> + 'r {
+    let limit = if length < 0 { u64::MAX } else { length as u64 };
+    reader.take(limit).bytes()
+}
+
+fn dump(reader: &mut dyn BufRead, out: &mut dyn Write, o: &Options, name: Option<&[u8]>, start: i64) -> io::Result<()> {
+    let hex: &[u8; 16] = if o.upper { b"0123456789ABCDEF" } else { b"0123456789abcdef" };
+    match o.mode {
+        Mode::Include => include(reader, out, o, name, hex),
+        Mode::Plain => {
+            let mut column = 0i64;
+            let mut line = Vec::with_capacity(128);
+            for b in bytes_of(reader, o.length) {
+                let b = b?;
+                line.push(hex[(b >> 4) as usize]);
+                line.push(hex[(b & 15) as usize]);
+                column += 1;
+                if column == o.cols {
+                    line.push(b'\n');
+                    out.write_all(&line)?;
+                    line.clear();
+                    column = 0;
+                }
+            }
+            if column > 0 {
+                line.push(b'\n');
+                out.write_all(&line)?;
+            }
+            Ok(())
+        }
+        _ => normal(reader, out, o, start, hex),
+    }
+}
+
+fn include(reader: &mut dyn BufRead, out: &mut dyn Write, o: &Options, name: Option<&[u8]>, hex: &[u8; 16]) -> io::Result<()> {
+    let var: Option<Vec<u8>> = match (&o.name, name) {
+        (Some(n), _) => Some(n.clone()),
+        (None, Some(path)) => {
+            let mut v = Vec::new();
+            if path.first().map_or(false, |c| c.is_ascii_digit()) {
+                v.extend_from_slice(b"__");
+            }
+            v.extend(path.iter().map(|c| if c.is_ascii_alphanumeric() { *c } else { b'_' }));
+            Some(v)
+        }
+        (None, None) => None,
+    };
+    let var = var.map(|v| if o.capitalize { v.to_ascii_uppercase() } else { v });
+    if let Some(v) = &var {
+        out.write_all(b"unsigned char ")?;
+        out.write_all(v)?;
+        out.write_all(b"[] = {\n")?;
+    }
+    let prefix: &[u8] = if o.upper { b"0X" } else { b"0x" };
+    let mut count = 0i64;
+    let mut text = Vec::with_capacity(128);
+    for b in bytes_of(reader, o.length) {
+        let b = b?;
+        if count == 0 {
+            text.extend_from_slice(b"  ");
+        } else if count % o.cols == 0 {
+            text.extend_from_slice(b",\n  ");
+        } else {
+            text.extend_from_slice(b", ");
+        }
+        text.extend_from_slice(prefix);
+        text.push(hex[(b >> 4) as usize]);
+        text.push(hex[(b & 15) as usize]);
+        count += 1;
+        if text.len() > 60000 {
+            out.write_all(&text)?;
+            text.clear();
+        }
+    }
+    if count > 0 {
+        text.push(b'\n');
+    }
+    if var.is_some() {
+        text.extend_from_slice(b"};\n");
+    }
+    out.write_all(&text)?;
+    if let Some(v) = &var {
+        out.write_all(b"unsigned int ")?;
+        out.write_all(v)?;
+        write!(out, "{} = {};\n", if o.capitalize { "_LEN" } else { "_len" }, count)?;
+    }
+    Ok(())
+}
+
+/// The classic dump (also -b and -e), with xxd's column arithmetic and -a autoskip.
+fn normal(reader: &mut dyn BufRead, out: &mut dyn Write, o: &Options, start: i64, hex: &[u8; 16]) -> io::Result<()> {
+    let cols = o.cols as usize;
+    let group = o.group as usize;
+    let group_len = if o.mode == Mode::Bits { 8 * group + 1 } else { 2 * group + 1 };
+    let mut line: Vec<u8> = Vec::new();
+    let mut skip = AutoSkip { zero_seen: 0, saved: Vec::new() };
+    let mut p = 0usize;
+    let mut n = 0i64;
+    let mut address_len = 0usize;
+    let mut nonzero = 0;
+    for b in bytes_of(reader, o.length) {
+        let e = b?;
+        if p == 0 {
+            let offset = n + start + o.display_offset;
+            let address = if o.decimal { format!("{:08}:", offset) } else { format!("{:08x}:", offset) };
+            address_len = address.len();
+            line.clear();
+            line.extend_from_slice(address.as_bytes());
+            line.resize(address_len + 3 + (group_len * cols - 1) / group + cols + 1, b' ');
+        }
+        let x = if o.mode == Mode::LittleEndian { p ^ (group - 1) } else { p };
+        let c = address_len + 1 + (group_len * x) / group;
+        if o.mode == Mode::Bits {
+            for bit in 0..8 {
+                line[c + bit] = if e & (0x80 >> bit) != 0 { b'1' } else { b'0' };
+            }
+        } else {
+            line[c] = hex[(e >> 4) as usize];
+            line[c + 1] = hex[(e & 15) as usize];
+        }
+        let ascii = address_len + 3 + (group_len * cols - 1) / group + p;
+        line[ascii] = if e > 31 && e < 127 { e } else { b'.' };
+        if e != 0 {
+            nonzero += 1;
+        }
+        n += 1;
+        p += 1;
+        if p == cols {
+            let end = address_len + 3 + (group_len * cols - 1) / group + p;
+            line.truncate(end);
+            line.push(b'\n');
+            skip.line(out, &line, if o.autoskip { nonzero } else { 1 })?;
+            nonzero = 0;
+            p = 0;
+        }
+    }
+    if p > 0 {
+        let end = address_len + 3 + (group_len * cols - 1) / group + p;
+        line.truncate(end);
+        line.push(b'\n');
+        skip.line(out, &line, 1)?;
+    } else if o.autoskip {
+        skip.line(out, &line, -1)?;
+    }
+    Ok(())
+}
+
+/// xxd's `xxdline`: with -a, runs of all-zero lines become one `*`.
+struct AutoSkip {
+    zero_seen: i32,
+    saved: Vec<u8>,
+}
+
+impl AutoSkip {
+    fn line(&mut self, out: &mut dyn Write, l: &[u8], nz: i32) -> io::Result<()> {
+        if nz == 0 && self.zero_seen == 1 {
+            self.saved = l.to_vec();
+        }
+        let seen_before = self.zero_seen;
+        if nz == 0 {
+            self.zero_seen += 1;
+        }
+        if nz != 0 || seen_before == 0 {
+            if nz != 0 {
+                if nz < 0 {
+                    self.zero_seen -= 1;
+                }
+                if self.zero_seen == 2 {
+                    out.write_all(&self.saved)?;
+                }
+                if self.zero_seen > 2 {
+                    out.write_all(b"*\n")?;
+                }
+            }
+            if nz >= 0 || self.zero_seen > 0 {
+                out.write_all(l)?;
+            }
+            if nz != 0 {
+                self.zero_seen = 0;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where -r writes: a file it may seek in (patching), or a stream gaps are filled with NULs.
+enum Patch<'a> {
+    File(&'a mut io::BufWriter<File>),
+    Stream(&'a mut dyn Write),
+}
+
+/// xxd's `huntype`: reads a hex dump back into bytes. Ok(false): it would have to seek
+/// backwards in a stream.
+fn revert(reader: &mut dyn BufRead, out: &mut Patch, o: &Options, base: i64) -> io::Result<bool> {
+    let plain = o.mode == Mode::Plain;
+    let cols = if o.cols == i64::MAX { 30 } else { o.cols };
+    let mut ignore_garbage = true;
+    let (mut n1, mut n2): (i32, i32) = (-1, 0);
+    let mut n3: i32;
+    let mut p = cols;
+    let mut have = 0i64;
+    let mut want = 0i64;
+    let mut bytes = reader.bytes();
+    while let Some(c) = bytes.next() {
+        let c = c?;
+        if c == b'\r' {
+            continue;
+        }
+        if plain && (c == b' ' || c == b'\n' || c == b'\t') {
+            continue;
+        }
+        n3 = n2;
+        n2 = n1;
+        n1 = (c as char).to_digit(16).map_or(-1, |d| d as i32);
+        if n1 == -1 && ignore_garbage {
+            continue;
+        }
+        ignore_garbage = false;
+        if !plain && p >= cols {
+            if n1 < 0 {
+                p = 0;
+                continue;
+            }
+            want = (want << 4) | n1 as i64;
+            continue;
+        }
+        if base + want != have {
+            match out {
+                Patch::File(w) => {
+                    w.seek(SeekFrom::Start((base + want).max(0) as u64))?;
+                }
+                Patch::Stream(w) => {
+                    if base + want < have {
+                        return Ok(false);
+                    }
+                    w.write_all(&vec![0u8; (base + want - have) as usize])?;
+                }
+            }
+            have = base + want;
+        }
+        let mut end_of_line = !plain && c == b'\n';
+        if n2 >= 0 && n1 >= 0 {
+            let byte = ((n2 << 4) | n1) as u8;
+            match out {
+                Patch::File(w) => w.write_all(&[byte])?,
+                Patch::Stream(w) => w.write_all(&[byte])?,
+            }
+            have += 1;
+            want += 1;
+            n1 = -1;
+            if !plain {
+                p += 1;
+                if p >= cols {
+                    // The rest of the line is the ASCII column.
+                    skip_line(&mut bytes)?;
+                    end_of_line = true;
+                }
+            }
+        } else if n1 < 0 && n2 < 0 && n3 < 0 {
+            // Two non-hex characters in a row: the data of this line is over.
+            if c != b'\n' {
+                skip_line(&mut bytes)?;
+            }
+            end_of_line = !plain;
+            ignore_garbage = true;
+        }
+        if end_of_line {
+            want = 0;
+            p = cols;
+            ignore_garbage = true;
+        }
+    }
+    Ok(true)
+}
+
+fn skip_line(bytes: &mut dyn Iterator<Item = io::Result<u8>>) -> io::Result<()> {
+    for b in bytes {
+        if b? == b'\n' {
+            break;
+        }
+    }
+    Ok(())
+}
