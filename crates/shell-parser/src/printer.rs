@@ -1,0 +1,821 @@
+//! Syntax tree back to source, in the layout bash's `declare -f` uses (4-space indents,
+//! `;` line ends, `elif` shown as nested `else if`). Used for `declare -f`, `type`,
+//! `jobs` and messages; the output parses back to the same tree.
+
+use std::rc::Rc;
+
+use crate::ast::*;
+
+/// A function as `declare -f` prints it.
+pub fn function_to_string(def: &FunctionDef) -> String {
+    let mut printer = Printer::default();
+    printer.function(def, false);
+    printer.finish()
+}
+
+/// A command list on as few lines as bash would use (for `jobs`, `BASH_COMMAND`).
+pub fn list_to_string(list: &List) -> String {
+    let mut printer = Printer::default();
+    printer.list(list);
+    printer.finish()
+}
+
+pub fn command_to_string(command: &Command) -> String {
+    let mut printer = Printer::default();
+    printer.command(command);
+    printer.finish()
+}
+
+pub fn and_or_to_string(and_or: &AndOr) -> String {
+    let mut printer = Printer::default();
+    printer.and_or(and_or);
+    printer.finish()
+}
+
+pub fn word_to_string(word: &Word) -> String {
+    let mut printer = Printer::default();
+    printer.word(word);
+    printer.out
+}
+
+pub fn arith_to_string(expr: &Arith) -> String {
+    let mut out = String::new();
+    arith(expr, &mut out);
+    out
+}
+
+#[derive(Default)]
+struct Printer {
+    out: String,
+    indent: usize,
+    heredocs: Vec<Rc<HereDoc>>,
+    nested_function: bool,
+}
+
+impl Printer {
+    fn finish(mut self) -> String {
+        if !self.heredocs.is_empty() {
+            self.out.push('\n');
+            self.flush_heredocs();
+            while self.out.ends_with('\n') {
+                self.out.pop();
+            }
+        }
+        self.out
+    }
+
+    fn push(&mut self, text: &str) {
+        self.out.push_str(text);
+    }
+
+    fn newline(&mut self) {
+        self.out.push('\n');
+        self.flush_heredocs();
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+    }
+
+    fn flush_heredocs(&mut self) {
+        for doc in std::mem::take(&mut self.heredocs) {
+            let body = doc.body.borrow();
+            if doc.quoted {
+                for part in &body.parts {
+                    if let WordPart::Quoted(text) = part {
+                        self.out.push_str(text);
+                    }
+                }
+            } else {
+                for part in &body.parts {
+                    match part {
+                        WordPart::Quoted(text) => {
+                            for c in text.chars() {
+                                if matches!(c, '$' | '`' | '\\') {
+                                    self.out.push('\\');
+                                }
+                                self.out.push(c);
+                            }
+                        }
+                        other => self.part(other, true),
+                    }
+                }
+            }
+            self.out.push_str(&doc.delimiter);
+            self.out.push('\n');
+        }
+    }
+
+    fn list(&mut self, list: &List) {
+        for (i, item) in list.items.iter().enumerate() {
+            self.and_or(&item.and_or);
+            let last = i + 1 == list.items.len();
+            if item.background {
+                self.push(" &");
+                if !last {
+                    if self.heredocs.is_empty() {
+                        self.push(" ");
+                    } else {
+                        self.newline();
+                    }
+                }
+            } else if !last {
+                if self.heredocs.is_empty() {
+                    self.push(";");
+                } else {
+                    self.out.push('\n');
+                }
+                self.newline();
+            }
+        }
+    }
+
+    /// A body indented one level, each command on its own line, ending with `;` — the
+    /// layout of `then`, `do` and `{ }` blocks.
+    fn block(&mut self, list: &List) {
+        self.indent += 1;
+        self.newline();
+        self.list(list);
+        if !list.items.last().map_or(false, |i| i.background) && self.heredocs.is_empty() {
+            self.push(";");
+        }
+        self.indent -= 1;
+        self.newline();
+    }
+
+    fn and_or(&mut self, and_or: &AndOr) {
+        self.pipeline(&and_or.first);
+        for (op, pipeline) in &and_or.rest {
+            self.push(if *op == AndOrOp::And { " && " } else { " || " });
+            self.pipeline(pipeline);
+        }
+    }
+
+    fn pipeline(&mut self, pipeline: &Pipeline) {
+        match pipeline.timed {
+            Some(TimeMode::Bash) => self.push("time "),
+            Some(TimeMode::Posix) => self.push("time -p "),
+            None => {}
+        }
+        if pipeline.negated {
+            self.push("! ");
+        }
+        for (i, command) in pipeline.commands.iter().enumerate() {
+            if i > 0 {
+                self.push(if pipeline.pipe_stderr.get(i - 1) == Some(&true) { " |& " } else { " | " });
+            }
+            self.command(command);
+        }
+    }
+
+    fn command(&mut self, command: &Command) {
+        match command {
+            Command::Simple(simple) => self.simple(simple),
+            Command::Compound(compound, redirects) => {
+                self.compound(compound);
+                self.redirects(redirects);
+            }
+            Command::Function(def) => {
+                let nested = self.nested_function;
+                self.function(def, true);
+                self.nested_function = nested;
+            }
+        }
+    }
+
+    fn simple(&mut self, simple: &SimpleCommand) {
+        let mut first = true;
+        for assignment in &simple.assignments {
+            if !first {
+                self.push(" ");
+            }
+            first = false;
+            self.assignment(assignment);
+        }
+        for word in &simple.words {
+            if !first {
+                self.push(" ");
+            }
+            first = false;
+            self.word(word);
+        }
+        if first && !simple.redirects.is_empty() {
+            let mut rest = String::new();
+            std::mem::swap(&mut rest, &mut self.out);
+            self.redirects(&simple.redirects);
+            let text = std::mem::replace(&mut self.out, rest);
+            self.push(text.trim_start());
+            return;
+        }
+        self.redirects(&simple.redirects);
+    }
+
+    fn function(&mut self, def: &FunctionDef, nested: bool) {
+        if nested && def.keyword {
+            self.push("function ");
+        }
+        self.push(&def.name);
+        self.push(" () ");
+        self.nested_function = true;
+        match &def.body {
+            CompoundCommand::Brace(body) => {
+                self.newline();
+                self.push("{ ");
+                self.block_without_semicolon(body);
+                self.push("}");
+            }
+            other => {
+                self.newline();
+                self.push("{ ");
+                self.indent += 1;
+                self.newline();
+                self.compound(other);
+                self.indent -= 1;
+                self.newline();
+                self.push("}");
+            }
+        }
+        self.redirects(&def.redirects);
+    }
+
+    fn block_without_semicolon(&mut self, list: &List) {
+        self.indent += 1;
+        self.newline();
+        self.list(list);
+        self.indent -= 1;
+        self.newline();
+    }
+
+    fn compound(&mut self, compound: &CompoundCommand) {
+        match compound {
+            CompoundCommand::Brace(list) => {
+                self.push("{ ");
+                self.block_without_semicolon(list);
+                self.push("}");
+            }
+            CompoundCommand::Subshell(list) => {
+                self.push("( ");
+                self.list(list);
+                self.push(" )");
+            }
+            CompoundCommand::If(command) => self.if_command(&command.branches, command.else_body.as_ref()),
+            CompoundCommand::For(command) => self.for_command("for", command),
+            CompoundCommand::Select(command) => self.for_command("select", command),
+            CompoundCommand::ArithFor(command) => {
+                self.push("for ((");
+                self.push(&command.text);
+                self.push("))");
+                self.newline();
+                self.push("do");
+                self.block(&command.body);
+                self.push("done");
+            }
+            CompoundCommand::While(command) => {
+                self.push(if command.until { "until " } else { "while " });
+                self.list(&command.cond);
+                self.push("; do");
+                self.block(&command.body);
+                self.push("done");
+            }
+            CompoundCommand::Case(command) => {
+                self.push("case ");
+                self.word(&command.subject);
+                self.push(" in ");
+                self.indent += 1;
+                for arm in &command.arms {
+                    self.newline();
+                    for (i, pattern) in arm.patterns.iter().enumerate() {
+                        if i > 0 {
+                            self.push(" | ");
+                        }
+                        self.word(pattern);
+                    }
+                    self.push(")");
+                    self.indent += 1;
+                    if !arm.body.items.is_empty() {
+                        self.newline();
+                        self.list(&arm.body);
+                    }
+                    self.indent -= 1;
+                    self.newline();
+                    self.push(match arm.terminator {
+                        CaseTerminator::Break => ";;",
+                        CaseTerminator::FallThrough => ";&",
+                        CaseTerminator::Continue => ";;&",
+                    });
+                }
+                self.indent -= 1;
+                self.newline();
+                self.push("esac");
+            }
+            CompoundCommand::Arith(command) => {
+                self.push("((");
+                self.push(&command.text);
+                self.push("))");
+            }
+            CompoundCommand::Cond(command) => {
+                self.push("[[ ");
+                self.cond(&command.expr);
+                self.push(" ]]");
+            }
+        }
+    }
+
+    fn if_command(&mut self, branches: &[(List, List)], else_body: Option<&List>) {
+        let (cond, body) = match branches.first() {
+            Some(first) => first,
+            None => return,
+        };
+        self.push("if ");
+        self.list(cond);
+        self.push("; then");
+        self.block(body);
+        if branches.len() > 1 {
+            self.push("else");
+            self.indent += 1;
+            self.newline();
+            self.if_command(&branches[1..], else_body);
+            self.push(";");
+            self.indent -= 1;
+            self.newline();
+        } else if let Some(else_body) = else_body {
+            self.push("else");
+            self.block(else_body);
+        }
+        self.push("fi");
+    }
+
+    fn for_command(&mut self, keyword: &str, command: &ForCommand) {
+        self.push(keyword);
+        self.push(" ");
+        self.push(&command.var);
+        match &command.words {
+            Some(words) => {
+                self.push(" in");
+                for word in words {
+                    self.push(" ");
+                    self.word(word);
+                }
+            }
+            None => self.push(" in \"$@\""),
+        }
+        self.push(";");
+        self.newline();
+        self.push("do");
+        self.block(&command.body);
+        self.push("done");
+    }
+
+    fn cond(&mut self, expr: &CondExpr) {
+        match expr {
+            CondExpr::Unary(op, word) => {
+                self.push(op);
+                self.push(" ");
+                self.word(word);
+            }
+            CondExpr::Binary(a, op, b) => {
+                self.word(a);
+                self.push(" ");
+                self.push(op);
+                self.push(" ");
+                self.word(b);
+            }
+            CondExpr::Pattern { subject, pattern, negated } => {
+                self.word(subject);
+                self.push(if *negated { " != " } else { " == " });
+                self.word(pattern);
+            }
+            CondExpr::Regex(a, b) => {
+                self.word(a);
+                self.push(" =~ ");
+                self.word(b);
+            }
+            CondExpr::Word(word) => self.word(word),
+            CondExpr::Not(inner) => {
+                self.push("! ");
+                self.cond_operand(inner);
+            }
+            CondExpr::And(a, b) => {
+                self.cond_operand(a);
+                self.push(" && ");
+                self.cond_operand(b);
+            }
+            CondExpr::Or(a, b) => {
+                self.cond(a);
+                self.push(" || ");
+                self.cond(b);
+            }
+        }
+    }
+
+    fn cond_operand(&mut self, expr: &CondExpr) {
+        if matches!(expr, CondExpr::Or(..)) {
+            self.push("( ");
+            self.cond(expr);
+            self.push(" )");
+        } else {
+            self.cond(expr);
+        }
+    }
+
+    fn redirects(&mut self, redirects: &[Redirect]) {
+        for redirect in redirects {
+            self.push(" ");
+            self.redirect(redirect);
+        }
+    }
+
+    fn redirect(&mut self, redirect: &Redirect) {
+        let (default_fd, op, spaced) = match redirect.op {
+            RedirOp::Input => (0, "<", true),
+            RedirOp::Output => (1, ">", true),
+            RedirOp::Clobber => (1, ">|", true),
+            RedirOp::Append => (1, ">>", true),
+            RedirOp::ReadWrite => (0, "<>", true),
+            RedirOp::DupInput => (0, "<&", false),
+            RedirOp::DupOutput => (1, ">&", false),
+            RedirOp::OutputBoth => (1, "&>", true),
+            RedirOp::AppendBoth => (1, "&>>", true),
+            RedirOp::HereDoc => (0, "<<", false),
+            RedirOp::HereString => (0, "<<<", true),
+        };
+        match &redirect.fd {
+            Some(RedirFd::Number(n)) if *n != default_fd || matches!(redirect.op, RedirOp::DupInput | RedirOp::DupOutput) => {
+                self.push(&n.to_string())
+            }
+            None if matches!(redirect.op, RedirOp::DupInput | RedirOp::DupOutput) => self.push(&default_fd.to_string()),
+            Some(RedirFd::Var(name)) => {
+                self.push("{");
+                self.push(name);
+                self.push("}");
+            }
+            _ => {}
+        }
+        match &redirect.target {
+            RedirTarget::HereDoc(doc) => {
+                self.push(if doc.strip_tabs { "<<-" } else { "<<" });
+                if doc.quoted {
+                    self.push(&format!("'{}'", doc.delimiter));
+                } else {
+                    self.push(&doc.delimiter);
+                }
+                self.heredocs.push(doc.clone());
+            }
+            RedirTarget::Word(word) => {
+                self.push(op);
+                if spaced {
+                    self.push(" ");
+                }
+                self.word(word);
+            }
+        }
+    }
+
+    fn assignment(&mut self, assignment: &Assignment) {
+        self.push(&assignment.name);
+        if let Some(subscript) = &assignment.subscript {
+            self.push("[");
+            self.word(subscript);
+            self.push("]");
+        }
+        self.push(if assignment.append { "+=" } else { "=" });
+        match &assignment.value {
+            AssignValue::Scalar(word) => self.word(word),
+            AssignValue::Array(elements) => {
+                self.push("(");
+                for (i, element) in elements.iter().enumerate() {
+                    if i > 0 {
+                        self.push(" ");
+                    }
+                    match element {
+                        ArrayElement::Plain(word) => self.word(word),
+                        ArrayElement::Keyed { key, value, append } => {
+                            self.push("[");
+                            self.word(key);
+                            self.push(if *append { "]+=" } else { "]=" });
+                            self.word(value);
+                        }
+                    }
+                }
+                self.push(")");
+            }
+        }
+    }
+
+    fn word(&mut self, word: &Word) {
+        for part in &word.parts {
+            self.part(part, false);
+        }
+    }
+
+    fn part(&mut self, part: &WordPart, in_dquote: bool) {
+        match part {
+            WordPart::Literal(text) => self.push(text),
+            WordPart::Quoted(text) => {
+                if in_dquote {
+                    for c in text.chars() {
+                        if matches!(c, '"' | '\\' | '$' | '`') {
+                            self.out.push('\\');
+                        }
+                        self.out.push(c);
+                    }
+                } else {
+                    self.out.push('\'');
+                    self.out.push_str(&text.replace('\'', "'\\''"));
+                    self.out.push('\'');
+                }
+            }
+            WordPart::DoubleQuoted(parts) => {
+                self.out.push('"');
+                for part in parts {
+                    self.part(part, true);
+                }
+                self.out.push('"');
+            }
+            WordPart::AnsiQuoted(text) => self.push(&ansi_quote(text)),
+            WordPart::Tilde(user) => {
+                self.push("~");
+                self.push(user);
+            }
+            WordPart::Param(param) => self.param(param, in_dquote),
+            WordPart::CommandSubst { body, backquote } => {
+                let mut inner = Printer::default();
+                inner.indent = self.indent;
+                inner.list(body);
+                let text = inner.finish();
+                if *backquote {
+                    self.push("`");
+                    self.push(&text.replace('\\', "\\\\").replace('`', "\\`").replace('$', "\\$"));
+                    self.push("`");
+                } else {
+                    self.push("$(");
+                    self.push(&text);
+                    self.push(")");
+                }
+            }
+            WordPart::Arith(_, text) => {
+                self.push("$((");
+                self.push(text);
+                self.push("))");
+            }
+            WordPart::ProcessSubst { body, output } => {
+                self.push(if *output { ">(" } else { "<(" });
+                let mut inner = Printer::default();
+                inner.list(body);
+                self.push(&inner.finish());
+                self.push(")");
+            }
+            WordPart::Brace(expr) => self.brace(expr),
+            WordPart::Assign(assignment) => self.assignment(assignment),
+            WordPart::BadSubst(text) => self.push(text),
+        }
+    }
+
+    fn brace(&mut self, expr: &BraceExpr) {
+        self.push("{");
+        match expr {
+            BraceExpr::Alternatives(words) => {
+                for (i, word) in words.iter().enumerate() {
+                    if i > 0 {
+                        self.push(",");
+                    }
+                    self.word(word);
+                }
+            }
+            BraceExpr::Sequence { start, end, step } => {
+                self.push(start);
+                self.push("..");
+                self.push(end);
+                if let Some(step) = step {
+                    self.push("..");
+                    self.push(step);
+                }
+            }
+        }
+        self.push("}");
+    }
+
+    fn param(&mut self, param: &ParamExpansion, in_dquote: bool) {
+        let name = match &param.param {
+            Param::Var { name, .. } => name.clone(),
+            Param::Positional(n) => n.to_string(),
+            Param::Special(c) => c.to_string(),
+        };
+        if param.short && param.op == ParamOp::None && !param.indirect {
+            self.push("$");
+            self.push(&name);
+            return;
+        }
+        self.push("${");
+        if param.op == ParamOp::Length {
+            self.push("#");
+        }
+        if param.indirect || matches!(param.op, ParamOp::PrefixNames { .. } | ParamOp::Keys { .. }) {
+            self.push("!");
+        }
+        self.push(&name);
+        if let Param::Var { index: Some(index), .. } = &param.param {
+            match index {
+                Subscript::At => self.push("[@]"),
+                Subscript::Star => self.push("[*]"),
+                Subscript::Index(word) => {
+                    self.push("[");
+                    self.word(word);
+                    self.push("]");
+                }
+            }
+        }
+        let word_op = |printer: &mut Printer, op: &str, word: &Word| {
+            printer.push(op);
+            for part in &word.parts {
+                printer.part(part, in_dquote && matches!(part, WordPart::Quoted(_)));
+            }
+        };
+        match &param.op {
+            ParamOp::None | ParamOp::Length => {}
+            ParamOp::Default { colon, word } => word_op(self, if *colon { ":-" } else { "-" }, word),
+            ParamOp::Assign { colon, word } => word_op(self, if *colon { ":=" } else { "=" }, word),
+            ParamOp::Error { colon, word } => word_op(self, if *colon { ":?" } else { "?" }, word),
+            ParamOp::Alternate { colon, word } => word_op(self, if *colon { ":+" } else { "+" }, word),
+            ParamOp::RemovePrefix { longest, pattern } => word_op(self, if *longest { "##" } else { "#" }, pattern),
+            ParamOp::RemoveSuffix { longest, pattern } => word_op(self, if *longest { "%%" } else { "%" }, pattern),
+            ParamOp::Replace { mode, pattern, replacement } => {
+                let op = match mode {
+                    ReplaceMode::First => "/",
+                    ReplaceMode::All => "//",
+                    ReplaceMode::Prefix => "/#",
+                    ReplaceMode::Suffix => "/%",
+                };
+                word_op(self, op, pattern);
+                if let Some(replacement) = replacement {
+                    word_op(self, "/", replacement);
+                }
+            }
+            ParamOp::Substring { offset, length } => {
+                self.push(":");
+                let text = arith_to_string(offset);
+                if text.starts_with('-') {
+                    self.push(" ");
+                }
+                self.push(&text);
+                if let Some(length) = length {
+                    self.push(":");
+                    self.push(&arith_to_string(length));
+                }
+            }
+            ParamOp::Case { mode, all, pattern } => {
+                let c = match mode {
+                    CaseMode::Upper => "^",
+                    CaseMode::Lower => ",",
+                    CaseMode::Toggle => "~",
+                };
+                self.push(c);
+                if *all {
+                    self.push(c);
+                }
+                if let Some(pattern) = pattern {
+                    self.word(pattern);
+                }
+            }
+            ParamOp::Transform(c) => {
+                self.push("@");
+                self.out.push(*c);
+            }
+            ParamOp::PrefixNames { star } | ParamOp::Keys { star } => {
+                if matches!(param.op, ParamOp::PrefixNames { .. }) {
+                    self.push(if *star { "*" } else { "@" });
+                }
+            }
+        }
+        self.push("}");
+    }
+}
+
+fn ansi_quote(text: &str) -> String {
+    let mut out = String::from("$'");
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\x1b' => out.push_str("\\E"),
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            c if (c as u32) >= 0x10_FF80 && (c as u32) <= 0x10_FFFF => {
+                out.push_str(&format!("\\x{:02x}", c as u32 - 0x10_FF00));
+            }
+            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+fn arith(expr: &Arith, out: &mut String) {
+    match expr {
+        Arith::Number(n) => out.push_str(&n.to_string()),
+        Arith::Var(name) => out.push_str(name),
+        Arith::Element(name, _, raw) => {
+            out.push_str(name);
+            out.push('[');
+            out.push_str(raw);
+            out.push(']');
+        }
+        Arith::Unary(op, inner) => {
+            out.push(match op {
+                UnaryOp::Plus => '+',
+                UnaryOp::Minus => '-',
+                UnaryOp::Not => '!',
+                UnaryOp::BitNot => '~',
+            });
+            arith_operand(inner, out);
+        }
+        Arith::Binary(op, a, b) => {
+            arith_operand(a, out);
+            out.push_str(op.symbol());
+            arith_operand(b, out);
+        }
+        Arith::Assign(op, target, value) => {
+            arith(target, out);
+            if let Some(op) = op {
+                out.push_str(op.symbol());
+            }
+            out.push('=');
+            arith(value, out);
+        }
+        Arith::IncDec { target, increment, prefix } => {
+            let op = if *increment { "++" } else { "--" };
+            if *prefix {
+                out.push_str(op);
+            }
+            arith(target, out);
+            if !*prefix {
+                out.push_str(op);
+            }
+        }
+        Arith::Conditional(c, a, b) => {
+            arith_operand(c, out);
+            out.push('?');
+            arith(a, out);
+            out.push(':');
+            arith(b, out);
+        }
+        Arith::Comma(a, b) => {
+            arith(a, out);
+            out.push(',');
+            arith(b, out);
+        }
+        Arith::Dynamic(word) => out.push_str(&word_to_string(word)),
+    }
+}
+
+fn arith_operand(expr: &Arith, out: &mut String) {
+    if matches!(expr, Arith::Binary(..) | Arith::Assign(..) | Arith::Conditional(..) | Arith::Comma(..)) {
+        out.push('(');
+        arith(expr, out);
+        out.push(')');
+    } else {
+        arith(expr, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn function(source: &str) -> String {
+        let list = crate::parse(source).unwrap();
+        match &list.items[0].and_or.first.commands[0] {
+            Command::Function(def) => function_to_string(def),
+            _ => panic!(),
+        }
+    }
+
+    #[test]
+    fn prints_like_declare_f() {
+        assert_eq!(function("f() { local x=1; echo $x; }"), "f () \n{ \n    local x=1;\n    echo $x\n}");
+        assert_eq!(
+            function("f() { if a; then b; else c; fi; }"),
+            "f () \n{ \n    if a; then\n        b;\n    else\n        c;\n    fi\n}"
+        );
+        assert_eq!(function("g() ( echo sub )"), "g () \n{ \n    ( echo sub )\n}");
+        assert_eq!(function("h() { echo a; } > /dev/null"), "h () \n{ \n    echo a\n} > /dev/null");
+    }
+
+    #[test]
+    fn printed_code_parses_back_to_the_same_tree() {
+        let sources = [
+            "a=1 b=(x [2]=y) cmd \"q $x ${y:-z}\" 'lit' $'esc\\n' > out 2>&1 <<< here",
+            "for i in 1 2; do echo $i; done; while a; do b; done",
+            "case $x in a|b) echo;; *) ;; esac",
+            "f() { [[ -n $x && ( a == b || c =~ ^d ) ]]; (( i++ )); }",
+            "echo $(ls; pwd) `date` <(cat) {a,b}c ~/x",
+        ];
+        for source in sources {
+            let tree = crate::parse(source).unwrap();
+            let printed = list_to_string(&tree);
+            let again = crate::parse(&printed).unwrap_or_else(|e| panic!("{}\n{}", printed, e));
+            assert_eq!(list_to_string(&again), printed, "{}", source);
+        }
+    }
+}

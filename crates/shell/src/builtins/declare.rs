@@ -1,0 +1,417 @@
+//! `declare`/`typeset`, `local`, and the listing formats `export -p`, `readonly -p` and
+//! `declare -p` share.
+
+use super::{done, fail, print};
+use crate::exec::Flow;
+use crate::expand::DeclArg;
+use crate::shell::Shell;
+use crate::vars::{attr, Assoc, Key, Value, Var};
+
+/// Which builtin is declaring (they differ in defaults and messages).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Declare,
+    Local,
+    Export,
+    Readonly,
+}
+
+impl Mode {
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Declare => "declare",
+            Mode::Local => "local",
+            Mode::Export => "export",
+            Mode::Readonly => "readonly",
+        }
+    }
+}
+
+pub fn declare(shell: &mut Shell, args: &[String]) -> Flow {
+    let name = if args[0] == "typeset" { "typeset" } else { "declare" };
+    run(shell, args, Mode::Declare, name)
+}
+
+pub fn local(shell: &mut Shell, args: &[String]) -> Flow {
+    if shell.vars.depth() == 0 {
+        return fail(shell, "local", "can only be used in a function", 1);
+    }
+    run(shell, args, Mode::Local, "local")
+}
+
+#[derive(Default)]
+struct Flags {
+    set: u16,
+    unset: u16,
+    array: bool,
+    assoc: bool,
+    functions: bool,
+    function_names: bool,
+    global: bool,
+    print: bool,
+}
+
+/// The common implementation of the declaration builtins.
+pub fn run(shell: &mut Shell, args: &[String], mode: Mode, name: &str) -> Flow {
+    let decl = std::mem::take(&mut shell.decl_args);
+    let mut flags = Flags::default();
+    match mode {
+        Mode::Export => flags.set |= attr::EXPORT,
+        Mode::Readonly => flags.set |= attr::READONLY,
+        _ => {}
+    }
+    let mut index = 1;
+    while index < args.len() {
+        let arg = &args[index];
+        if arg == "--" {
+            index += 1;
+            break;
+        }
+        let (on, letters) = match (arg.strip_prefix('-'), arg.strip_prefix('+')) {
+            (Some(rest), _) if !rest.is_empty() => (true, rest),
+            (_, Some(rest)) if !rest.is_empty() => (false, rest),
+            _ => break,
+        };
+        for letter in letters.chars() {
+            let bit = match letter {
+                'x' => attr::EXPORT,
+                'r' => attr::READONLY,
+                'i' => attr::INTEGER,
+                'l' => attr::LOWER,
+                'u' => attr::UPPER,
+                'n' => attr::NAMEREF,
+                't' => attr::TRACE,
+                'a' => {
+                    flags.array = on;
+                    0
+                }
+                'A' => {
+                    flags.assoc = on;
+                    0
+                }
+                'f' => {
+                    flags.functions = true;
+                    0
+                }
+                'F' => {
+                    flags.function_names = true;
+                    0
+                }
+                'g' => {
+                    flags.global = true;
+                    0
+                }
+                'p' => {
+                    flags.print = true;
+                    0
+                }
+                _ => {
+                    return fail(shell, name, &format!("-{}: invalid option\n{}: usage: {} [-aAfFgiIlnrtux] [name[=value] ...]", letter, name, name), 2);
+                }
+            };
+            if on {
+                flags.set |= bit;
+                if bit == attr::LOWER {
+                    flags.set &= !attr::UPPER;
+                }
+                if bit == attr::UPPER {
+                    flags.set &= !attr::LOWER;
+                }
+            } else {
+                flags.unset |= bit;
+                if bit == attr::EXPORT && mode == Mode::Export {
+                    flags.set &= !attr::EXPORT;
+                }
+            }
+        }
+        index += 1;
+    }
+    if mode == Mode::Export && flags.unset & attr::EXPORT != 0 {
+        flags.set &= !attr::EXPORT;
+    }
+    let operands = &args[index..];
+    if flags.functions || flags.function_names {
+        return functions(shell, operands, flags.function_names, name);
+    }
+    if operands.is_empty() && (flags.print || flags.set | flags.unset != 0 || mode != Mode::Declare || !(flags.array || flags.assoc)) {
+        return list(shell, &flags, mode);
+    }
+    if operands.is_empty() {
+        return list(shell, &flags, mode);
+    }
+    if flags.print {
+        let mut status = 0;
+        for operand in operands {
+            match declaration(shell, operand) {
+                Some(text) => {
+                    print(shell, name, &format!("{}\n", text));
+                }
+                None => {
+                    shell.report(&format!("{}: {}: not found", name, operand));
+                    status = 1;
+                }
+            }
+        }
+        return done(shell, status);
+    }
+    let mut status = 0;
+    for (offset, operand) in operands.iter().enumerate() {
+        let arg_index = index + offset;
+        let structured = decl.iter().find(|d| d.index == arg_index).cloned();
+        if let Err(message) = declare_one(shell, operand, structured, &flags, mode) {
+            shell.report(&format!("{}: {}", name, message));
+            status = 1;
+        }
+    }
+    done(shell, status)
+}
+
+fn declare_one(shell: &mut Shell, operand: &str, structured: Option<DeclArg>, flags: &Flags, mode: Mode) -> Result<(), String> {
+    let (target, assignment) = match &structured {
+        Some(arg) => (arg.name.clone(), None),
+        None => match operand.find('=') {
+            Some(eq) => {
+                let (lhs, value) = (&operand[..eq], &operand[eq + 1..]);
+                let (lhs, append) = match lhs.strip_suffix('+') {
+                    Some(lhs) => (lhs, true),
+                    None => (lhs, false),
+                };
+                (lhs.to_string(), Some((value.to_string(), append)))
+            }
+            None => (operand.to_string(), None),
+        },
+    };
+    let (base, subscript) = match target.find('[') {
+        Some(open) if target.ends_with(']') => (target[..open].to_string(), Some(target[open + 1..target.len() - 1].to_string())),
+        _ => (target.clone(), None),
+    };
+    if !shell_parser::is_name(&base) {
+        return Err(format!("`{}': not a valid identifier", operand));
+    }
+    let local = (mode == Mode::Local || mode == Mode::Declare) && !flags.global && shell.vars.depth() > 0;
+    if let Some(var) = shell.vars.get(&base) {
+        if var.has(attr::READONLY) && (assignment.is_some() || structured.is_some() || flags.unset & attr::READONLY != 0) {
+            if !(local && !shell.vars.is_local_here(&base)) {
+                return Err(format!("{}: readonly variable", base));
+            }
+        }
+    }
+    // Create the variable in the right scope.
+    let exists_here = if local { shell.vars.is_local_here(&base) } else { shell.vars.get(&base).is_some() };
+    if local {
+        if !exists_here {
+            let inherited = if mode == Mode::Local || mode == Mode::Declare { None } else { shell.vars.get(&base).cloned() };
+            let var = shell.vars.declare_local(&base);
+            if let Some(inherited) = inherited {
+                *var = inherited;
+            }
+        }
+    } else if flags.global {
+        shell.vars.global_mut(&base);
+    } else if !exists_here {
+        let _ = shell.vars.lookup_or_create(&base);
+    }
+    {
+        let var = if local {
+            shell.vars.declare_local(&base)
+        } else if flags.global {
+            shell.vars.global_mut(&base)
+        } else {
+            match shell.vars.lookup_or_create(&base) {
+                Ok(var) => var,
+                Err(_) => return Err(format!("{}: circular name reference", base)),
+            }
+        };
+        var.attrs = (var.attrs | (flags.set & !attr::READONLY)) & !flags.unset;
+        if flags.assoc && !matches!(var.value, Value::Assoc(_)) {
+            if matches!(var.value, Value::Indexed(_)) {
+                return Err(format!("{}: cannot convert indexed to associative array", base));
+            }
+            var.value = Value::Assoc(Assoc::new());
+        } else if flags.array && !matches!(var.value, Value::Indexed(_) | Value::Assoc(_)) {
+            let mut map = std::collections::BTreeMap::new();
+            if let Value::Scalar(s) = &var.value {
+                map.insert(0, s.clone());
+            }
+            var.value = Value::Indexed(map);
+        }
+    }
+    let result = match (structured, assignment, subscript) {
+        (Some(arg), _, _) => shell.assign_array(&base, arg.value, arg.append).map_err(|e| e.message()),
+        (None, Some((value, append)), Some(sub)) => {
+            let key = if shell.is_assoc(&base) { Key::Name(sub) } else { Key::Index(shell.eval_arith_text(&sub)?) };
+            shell.assign_element(&base, key, value, append).map_err(|e| e.message())
+        }
+        (None, Some((value, append)), None) => {
+            if shell.vars.get(&base).map_or(false, |v| v.value.is_array()) && !append {
+                shell.assign_element(&base, Key::Index(0), value, false).map_err(|e| e.message())
+            } else if flags.set & attr::NAMEREF != 0 {
+                if let Some(var) = shell.vars.get_raw(&base).cloned() {
+                    let mut var = var;
+                    var.value = Value::Scalar(value);
+                    shell.vars.put(&base, Some(var));
+                }
+                Ok(())
+            } else {
+                shell.assign_scalar(&base, value, append).map_err(|e| e.message())
+            }
+        }
+        (None, None, _) => Ok(()),
+    };
+    if flags.set & attr::READONLY != 0 {
+        if let Some(var) = shell.vars.get_mut(&base) {
+            var.attrs |= attr::READONLY;
+        }
+    }
+    result
+}
+
+/// `declare -f` / `-F`.
+fn functions(shell: &mut Shell, names: &[String], only_names: bool, builtin: &str) -> Flow {
+    let mut selected: Vec<String> = if names.is_empty() {
+        let mut all: Vec<String> = shell.functions.keys().cloned().collect();
+        all.sort_unstable_by(|a, b| crate::text::collate(a, b));
+        all
+    } else {
+        names.to_vec()
+    };
+    selected.dedup();
+    let mut status = 0;
+    let mut out = String::new();
+    for name in selected {
+        match shell.functions.get(&name).cloned() {
+            Some(def) => {
+                if only_names {
+                    out.push_str(&format!("declare -f {}\n", name));
+                } else {
+                    out.push_str(&shell_parser::printer::function_to_string(&def));
+                    out.push('\n');
+                }
+            }
+            None => status = 1,
+        }
+    }
+    let _ = builtin;
+    print(shell, "declare", &out);
+    done(shell, status)
+}
+
+/// Listing variables: `declare -p`, `export -p`, `readonly -p`, `declare` (set-style).
+fn list(shell: &mut Shell, flags: &Flags, mode: Mode) -> Flow {
+    let mut out = String::new();
+    let set_style = mode == Mode::Declare && !flags.print && flags.set == 0;
+    for name in shell.vars.names() {
+        let var = match shell.vars.get_raw(&name) {
+            Some(var) => var.clone(),
+            None => continue,
+        };
+        if var.has(attr::DYNAMIC) && !matches!(name.as_str(), "BASH_VERSINFO") {
+            continue;
+        }
+        if flags.set != 0 && var.attrs & flags.set != flags.set {
+            continue;
+        }
+        if flags.array && !matches!(var.value, Value::Indexed(_)) || flags.assoc && !matches!(var.value, Value::Assoc(_)) {
+            continue;
+        }
+        if set_style {
+            if let Some(line) = set_line(&name, &var) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        } else if let Some(text) = declaration(shell, &name) {
+            out.push_str(&text);
+            out.push('\n');
+        }
+    }
+    if set_style {
+        let mut names: Vec<String> = shell.functions.keys().cloned().collect();
+        names.sort_unstable_by(|a, b| crate::text::collate(a, b));
+        for name in names {
+            if let Some(def) = shell.functions.get(&name).cloned() {
+                out.push_str(&shell_parser::printer::function_to_string(&def));
+                out.push('\n');
+            }
+        }
+    }
+    print(shell, mode.name(), &out);
+    done(shell, 0)
+}
+
+/// `name=value` as `set` lists it.
+pub fn set_line(name: &str, var: &Var) -> Option<String> {
+    Some(match &var.value {
+        Value::Unset => return None,
+        Value::Scalar(s) => format!("{}={}", name, quote_for_set(s)),
+        value @ (Value::Indexed(_) | Value::Assoc(_)) => format!("{}={}", name, array_body(value)),
+    })
+}
+
+fn quote_for_set(value: &str) -> String {
+    if crate::text::needs_ansi_c(value) {
+        crate::text::ansi_c_quote(value)
+    } else if crate::text::needs_quoting(value) || value.is_empty() && false {
+        crate::text::single_quote(value)
+    } else {
+        value.to_string()
+    }
+}
+
+fn array_body(value: &Value) -> String {
+    match value {
+        Value::Indexed(map) => {
+            let items: Vec<String> = map.iter().map(|(k, v)| format!("[{}]={}", k, crate::text::declare_quote(v))).collect();
+            format!("({})", items.join(" "))
+        }
+        Value::Assoc(assoc) => {
+            let mut body = String::from("(");
+            for (k, v) in assoc.pairs_in_order() {
+                let key = if crate::text::needs_quoting(&k) { crate::text::declare_quote(&k) } else { k };
+                body.push_str(&format!("[{}]={} ", key, crate::text::declare_quote(&v)));
+            }
+            body.push(')');
+            body
+        }
+        _ => String::new(),
+    }
+}
+
+/// The attribute letters bash shows (`declare -p`, `${x@a}`).
+pub fn attribute_flags(var: &Var) -> String {
+    let mut flags = String::new();
+    if matches!(var.value, Value::Indexed(_)) {
+        flags.push('a');
+    }
+    if matches!(var.value, Value::Assoc(_)) {
+        flags.push('A');
+    }
+    for (bit, letter) in [
+        (attr::INTEGER, 'i'),
+        (attr::NAMEREF, 'n'),
+        (attr::READONLY, 'r'),
+        (attr::TRACE, 't'),
+        (attr::EXPORT, 'x'),
+        (attr::LOWER, 'l'),
+        (attr::UPPER, 'u'),
+    ] {
+        if var.has(bit) {
+            flags.push(letter);
+        }
+    }
+    flags
+}
+
+/// `declare -p name` output, or `None` if there is no such variable.
+pub fn declaration(shell: &mut Shell, name: &str) -> Option<String> {
+    let var = shell.vars.get_raw(name)?.clone();
+    let value = if var.has(attr::DYNAMIC) { shell.get_value(name).unwrap_or(Value::Unset) } else { var.value.clone() };
+    let mut flags = attribute_flags(&Var { value: value.clone(), attrs: var.attrs });
+    if flags.is_empty() {
+        flags.push('-');
+    }
+    Some(match &value {
+        Value::Unset => format!("declare -{} {}", flags, name),
+        Value::Scalar(s) => format!("declare -{} {}={}", flags, name, crate::text::declare_quote(s)),
+        other => format!("declare -{} {}={}", flags, name, array_body(other)),
+    })
+}

@@ -1,0 +1,252 @@
+//! What names mean: `type`, `command`, `builtin`, `hash`.
+
+use super::{done, fail, print};
+use crate::exec::{CommandKind, Flow};
+use crate::shell::Shell;
+
+const KEYWORDS: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function",
+    "time", "{", "}", "!", "[[", "]]", "coproc",
+];
+
+pub fn is_keyword(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+}
+
+/// One way a name can be resolved.
+enum Meaning {
+    Alias(String),
+    Keyword,
+    Function,
+    Builtin,
+    File(String),
+}
+
+fn meanings(shell: &mut Shell, name: &str, all: bool, path_only: bool) -> Vec<Meaning> {
+    let mut found = Vec::new();
+    if !path_only {
+        if let Some(value) = shell.aliases.map.borrow().get(name) {
+            found.push(Meaning::Alias(value.clone()));
+        }
+        if is_keyword(name) {
+            found.push(Meaning::Keyword);
+        }
+        if shell.functions.contains_key(name) {
+            found.push(Meaning::Function);
+        }
+        if super::lookup(name).is_some() {
+            found.push(Meaning::Builtin);
+        }
+    }
+    if !all && !found.is_empty() {
+        found.truncate(1);
+        return found;
+    }
+    if name.contains('/') {
+        if shell.host.stat(name, true).is_ok() {
+            found.push(Meaning::File(name.to_string()));
+        }
+    } else if all {
+        let path = shell.get_scalar("PATH").unwrap_or_default();
+        for dir in path.split(':') {
+            let dir = if dir.is_empty() { "." } else { dir };
+            let candidate = format!("{}/{}", dir.trim_end_matches('/'), name);
+            if shell.host.stat(&candidate, true).map_or(false, |s| s.kind != crate::host::FileKind::Dir)
+                && shell.host.access(&candidate, crate::host::Access::Execute)
+            {
+                found.push(Meaning::File(candidate));
+            }
+        }
+    } else if let Some(path) = shell.find_program(name) {
+        found.push(Meaning::File(path));
+    }
+    if !all {
+        found.truncate(1);
+    }
+    found
+}
+
+pub fn type_(shell: &mut Shell, args: &[String]) -> Flow {
+    let mut terse = false;
+    let mut path_only = false;
+    let mut force_path = false;
+    let mut all = false;
+    let mut index = 1;
+    while let Some(arg) = args.get(index) {
+        if arg == "--" {
+            index += 1;
+            break;
+        }
+        if !arg.starts_with('-') || arg.len() < 2 {
+            break;
+        }
+        for letter in arg[1..].chars() {
+            match letter {
+                't' => terse = true,
+                'p' => path_only = true,
+                'P' => force_path = true,
+                'a' => all = true,
+                'f' => {}
+                other => return fail(shell, "type", &format!("-{}: invalid option\ntype: usage: type [-afptP] name [name ...]", other), 2),
+            }
+        }
+        index += 1;
+    }
+    let mut status = 0;
+    let mut out = String::new();
+    for name in &args[index..] {
+        let found = meanings(shell, name, all, force_path);
+        if found.is_empty() {
+            if !terse && !path_only && !force_path {
+                shell.report(&format!("type: {}: not found", name));
+            }
+            status = 1;
+            continue;
+        }
+        for meaning in found {
+            match meaning {
+                Meaning::Alias(value) => {
+                    if terse {
+                        out.push_str("alias\n");
+                    } else if !path_only {
+                        out.push_str(&format!("{} is aliased to `{}'\n", name, value));
+                    }
+                }
+                Meaning::Keyword => {
+                    if terse {
+                        out.push_str("keyword\n");
+                    } else if !path_only {
+                        out.push_str(&format!("{} is a shell keyword\n", name));
+                    }
+                }
+                Meaning::Function => {
+                    if terse {
+                        out.push_str("function\n");
+                    } else if !path_only {
+                        let text = shell.functions.get(name).map(|d| shell_parser::printer::function_to_string(d)).unwrap_or_default();
+                        out.push_str(&format!("{} is a function\n{}\n", name, text));
+                    }
+                }
+                Meaning::Builtin => {
+                    if terse {
+                        out.push_str("builtin\n");
+                    } else if !path_only {
+                        out.push_str(&format!("{} is a shell builtin\n", name));
+                    }
+                }
+                Meaning::File(path) => {
+                    if terse {
+                        out.push_str("file\n");
+                    } else if path_only || force_path {
+                        out.push_str(&format!("{}\n", path));
+                    } else {
+                        out.push_str(&format!("{} is {}\n", name, path));
+                    }
+                }
+            }
+        }
+    }
+    print(shell, "type", &out);
+    done(shell, status)
+}
+
+pub fn command(shell: &mut Shell, args: &[String]) -> Flow {
+    let mut describe = None;
+    let mut index = 1;
+    while let Some(arg) = args.get(index) {
+        match arg.as_str() {
+            "--" => {
+                index += 1;
+                break;
+            }
+            "-v" => describe = Some(false),
+            "-V" => describe = Some(true),
+            "-p" => {}
+            "-pv" | "-vp" => describe = Some(false),
+            "-pV" | "-Vp" => describe = Some(true),
+            _ => break,
+        }
+        index += 1;
+    }
+    let operands = &args[index..];
+    if let Some(verbose) = describe {
+        if verbose {
+            let mut argv = vec!["type".to_string()];
+            argv.extend(operands.iter().cloned());
+            return type_(shell, &argv);
+        }
+        let mut status = 0;
+        let mut out = String::new();
+        for name in operands {
+            match meanings(shell, name, false, false).into_iter().next() {
+                Some(Meaning::Alias(value)) => out.push_str(&format!("alias {}={}\n", name, crate::text::single_quote(&value))),
+                Some(Meaning::File(path)) => out.push_str(&format!("{}\n", path)),
+                Some(_) => out.push_str(&format!("{}\n", name)),
+                None => status = 1,
+            }
+        }
+        print(shell, "command", &out);
+        return done(shell, status);
+    }
+    if operands.is_empty() {
+        return done(shell, 0);
+    }
+    match shell.resolve_command(&operands[0], false) {
+        CommandKind::Builtin(builtin) => builtin(shell, operands),
+        CommandKind::External(path) => shell.run_external(&path, operands),
+        _ => fail(shell, &operands[0], "command not found", 127),
+    }
+}
+
+pub fn builtin(shell: &mut Shell, args: &[String]) -> Flow {
+    let name = match args.get(1) {
+        Some(name) => name,
+        None => return done(shell, 0),
+    };
+    match super::lookup(name) {
+        Some(builtin) => builtin(shell, &args[1..]),
+        None => fail(shell, "builtin", &format!("{}: not a shell builtin", name), 1),
+    }
+}
+
+pub fn hash(shell: &mut Shell, args: &[String]) -> Flow {
+    let mut index = 1;
+    let mut status = 0;
+    while let Some(arg) = args.get(index) {
+        match arg.as_str() {
+            "-r" => shell.hash.clear(),
+            "-l" | "-t" | "-d" | "-p" => {}
+            "--" => {
+                index += 1;
+                break;
+            }
+            _ => break,
+        }
+        index += 1;
+    }
+    if index >= args.len() {
+        if args.len() > 1 {
+            return done(shell, 0);
+        }
+        if shell.hash.is_empty() {
+            print(shell, "hash", "hash: hash table empty\n");
+            return done(shell, 0);
+        }
+        let mut out = String::from("hits\tcommand\n");
+        for path in shell.hash.values() {
+            out.push_str(&format!("{:>4}\t{}\n", 0, path));
+        }
+        print(shell, "hash", &out);
+        return done(shell, 0);
+    }
+    for name in &args[index..] {
+        if super::lookup(name).is_some() || shell.functions.contains_key(name) {
+            continue;
+        }
+        if shell.find_program(name).is_none() {
+            shell.report(&format!("hash: {}: not found", name));
+            status = 1;
+        }
+    }
+    done(shell, status)
+}

@@ -1,0 +1,261 @@
+//! Builtin commands: one module per builtin (or per family sharing one implementation,
+//! like `declare`/`local`/`typeset`), found through one sorted table.
+//!
+//! A builtin is `fn(&mut Shell, argv) -> Flow`: it sets `shell.status` and returns how
+//! control continues (only `return`, `break`, `exit`, `eval`, `source` change it).
+
+pub mod alias;
+pub mod cd;
+pub mod declare;
+pub mod dirs;
+pub mod echo;
+pub mod eval;
+pub mod exit;
+pub mod getopts;
+pub mod help;
+pub mod jobs;
+pub mod lookup;
+pub mod loops;
+pub mod mapfile;
+pub mod misc;
+pub mod printf;
+pub mod read;
+pub mod set;
+pub mod shopt;
+pub mod signals;
+pub mod source;
+pub mod test;
+pub mod trivial;
+pub mod umask;
+pub mod unset;
+pub mod vars;
+
+use crate::exec::Flow;
+use crate::shell::Shell;
+
+pub type BuiltinFn = fn(&mut Shell, &[String]) -> Flow;
+
+/// Every builtin, sorted by name (binary-searched).
+const TABLE: &[(&str, BuiltinFn)] = &[
+    (".", source::source),
+    (":", trivial::colon),
+    ("[", test::bracket),
+    ("alias", alias::alias),
+    ("bg", jobs::bg),
+    ("bind", misc::bind),
+    ("break", loops::break_),
+    ("builtin", lookup::builtin),
+    ("caller", misc::caller),
+    ("cd", cd::cd),
+    ("command", lookup::command),
+    ("compgen", misc::compgen),
+    ("complete", misc::complete),
+    ("continue", loops::continue_),
+    ("declare", declare::declare),
+    ("dirs", dirs::dirs),
+    ("disown", jobs::disown),
+    ("echo", echo::echo),
+    ("enable", misc::enable),
+    ("eval", eval::eval),
+    ("exec", eval::exec),
+    ("exit", exit::exit),
+    ("export", vars::export),
+    ("false", trivial::false_),
+    ("fc", misc::fc),
+    ("fg", jobs::fg),
+    ("getopts", getopts::getopts),
+    ("hash", lookup::hash),
+    ("help", help::help),
+    ("history", misc::history),
+    ("jobs", jobs::jobs),
+    ("kill", signals::kill),
+    ("let", vars::let_),
+    ("local", declare::local),
+    ("logout", exit::logout),
+    ("mapfile", mapfile::mapfile),
+    ("popd", dirs::popd),
+    ("printf", printf::printf),
+    ("pushd", dirs::pushd),
+    ("pwd", cd::pwd),
+    ("read", read::read),
+    ("readarray", mapfile::mapfile),
+    ("readonly", vars::readonly),
+    ("return", exit::return_),
+    ("set", set::set),
+    ("shift", vars::shift),
+    ("shopt", shopt::shopt),
+    ("source", source::source),
+    ("suspend", jobs::suspend),
+    ("test", test::test),
+    ("times", misc::times),
+    ("trap", signals::trap),
+    ("true", trivial::true_),
+    ("type", lookup::type_),
+    ("typeset", declare::declare),
+    ("ulimit", misc::ulimit),
+    ("umask", umask::umask),
+    ("unalias", alias::unalias),
+    ("unset", unset::unset),
+    ("wait", jobs::wait),
+];
+
+pub fn lookup(name: &str) -> Option<BuiltinFn> {
+    TABLE.binary_search_by(|(n, _)| n.cmp(&name)).ok().map(|i| TABLE[i].1)
+}
+
+pub fn names() -> impl Iterator<Item = &'static str> {
+    TABLE.iter().map(|(n, _)| *n)
+}
+
+/// POSIX special builtins (`type` and `command -V` say so; errors in them are fatal in
+/// POSIX mode).
+pub fn is_special(name: &str) -> bool {
+    matches!(
+        name,
+        "." | ":" | "break" | "continue" | "eval" | "exec" | "exit" | "export" | "readonly" | "return" | "set" | "shift"
+            | "source" | "times" | "trap" | "unset"
+    )
+}
+
+/// One line describing a builtin (`help`).
+pub fn help_synopsis(name: &str) -> &'static str {
+    match name {
+        "." | "source" => "source filename [arguments]",
+        ":" => ": [arguments]",
+        "[" => "[ arg... ]",
+        "alias" => "alias [-p] [name[=value] ... ]",
+        "bg" => "bg [job_spec ...]",
+        "bind" => "bind (accepted, no effect)",
+        "break" => "break [n]",
+        "builtin" => "builtin [shell-builtin [arg ...]]",
+        "caller" => "caller [expr]",
+        "cd" => "cd [-L|[-P [-e]] [-@]] [dir]",
+        "command" => "command [-pVv] command [arg ...]",
+        "compgen" => "compgen [-abkv] [-A action] [-W wordlist] [word]",
+        "complete" => "complete (accepted, no effect)",
+        "continue" => "continue [n]",
+        "declare" | "typeset" => "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+        "dirs" => "dirs [-clpv] [+N] [-N]",
+        "disown" => "disown [-h] [-ar] [jobspec ... | pid ...]",
+        "echo" => "echo [-neE] [arg ...]",
+        "enable" => "enable [-a] [-p]",
+        "eval" => "eval [arg ...]",
+        "exec" => "exec [-cl] [-a name] [command [argument ...]] [redirection ...]",
+        "exit" => "exit [n]",
+        "export" => "export [-fn] [name[=value] ...] or export -p",
+        "false" => "false",
+        "fc" => "fc (not supported)",
+        "fg" => "fg [job_spec]",
+        "getopts" => "getopts optstring name [arg ...]",
+        "hash" => "hash [-lr] [name ...]",
+        "help" => "help [pattern ...]",
+        "history" => "history (accepted, no history is kept)",
+        "jobs" => "jobs [-lnprs] [jobspec ...]",
+        "kill" => "kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]",
+        "let" => "let arg [arg ...]",
+        "local" => "local [option] name[=value] ...",
+        "logout" => "logout [n]",
+        "mapfile" | "readarray" => "mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [array]",
+        "popd" => "popd [-n] [+N | -N]",
+        "printf" => "printf [-v var] format [arguments]",
+        "pushd" => "pushd [-n] [+N | -N | dir]",
+        "pwd" => "pwd [-LP]",
+        "read" => "read [-ers] [-a array] [-d delim] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]",
+        "readonly" => "readonly [-aAf] [name[=value] ...] or readonly -p",
+        "return" => "return [n]",
+        "set" => "set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]",
+        "shift" => "shift [n]",
+        "shopt" => "shopt [-pqsu] [-o] [optname ...]",
+        "suspend" => "suspend [-f]",
+        "test" => "test [expr]",
+        "times" => "times",
+        "trap" => "trap [-lp] [[arg] signal_spec ...]",
+        "true" => "true",
+        "type" => "type [-afptP] name [name ...]",
+        "ulimit" => "ulimit [-a] (reports limits; setting them is accepted)",
+        "umask" => "umask [-p] [-S] [mode]",
+        "unalias" => "unalias [-a] name [name ...]",
+        "unset" => "unset [-f] [-v] [-n] [name ...]",
+        "wait" => "wait [-fn] [id ...]",
+        _ => "",
+    }
+}
+
+/// Sets the status and continues.
+pub(crate) fn done(shell: &mut Shell, status: i32) -> Flow {
+    shell.status = status;
+    Flow::Normal
+}
+
+/// `name: message` on stderr, status `status`.
+pub(crate) fn fail(shell: &mut Shell, name: &str, message: &str, status: i32) -> Flow {
+    shell.report(&format!("{}: {}", name, message));
+    done(shell, status)
+}
+
+/// Writes to standard output; a failure is reported as bash does ("write error").
+pub(crate) fn write_out(shell: &mut Shell, name: &str, data: &[u8]) -> bool {
+    match shell.write_fd(1, data) {
+        Ok(()) => true,
+        Err(crate::host::Errno::PIPE) => false,
+        Err(error) => {
+            shell.report(&format!("{}: write error: {}", name, error));
+            false
+        }
+    }
+}
+
+pub(crate) fn print(shell: &mut Shell, name: &str, text: &str) -> bool {
+    write_out(shell, name, &crate::text::to_bytes(text))
+}
+
+/// Splits leading `-abc` options (until `--` or a non-option) into their letters; returns
+/// the letters and the index of the first operand. Letters in `with_value` take the next
+/// argument (or the rest of the bundle) as their value.
+pub(crate) fn parse_options(args: &[String], with_value: &str) -> Result<(Vec<(char, Option<String>)>, usize), String> {
+    let mut options = Vec::new();
+    let mut index = 1;
+    while index < args.len() {
+        let arg = &args[index];
+        if arg == "--" {
+            index += 1;
+            break;
+        }
+        if !arg.starts_with('-') || arg.len() < 2 {
+            break;
+        }
+        let letters: Vec<char> = arg[1..].chars().collect();
+        let mut i = 0;
+        while i < letters.len() {
+            let letter = letters[i];
+            if with_value.contains(letter) {
+                let value: String = letters[i + 1..].iter().collect();
+                if !value.is_empty() {
+                    options.push((letter, Some(value)));
+                } else {
+                    index += 1;
+                    match args.get(index) {
+                        Some(value) => options.push((letter, Some(value.clone()))),
+                        None => return Err(format!("-{}: option requires an argument", letter)),
+                    }
+                }
+                break;
+            }
+            options.push((letter, None));
+            i += 1;
+        }
+        index += 1;
+    }
+    Ok((options, index))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn table_is_sorted() {
+        let names: Vec<&str> = super::names().collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted);
+    }
+}

@@ -1,0 +1,343 @@
+//! Compound commands: groups, conditionals, loops, `case`, `select`, `(( ))`.
+
+use std::rc::Rc;
+
+use shell_parser::ast::{ArithForCommand, CaseCommand, CaseTerminator, CompoundCommand, ForCommand, List, WhileCommand};
+
+use super::Flow;
+use crate::options::Shopt;
+use crate::pattern::Pattern;
+use crate::shell::Shell;
+
+/// What a loop does after its body ran.
+enum LoopStep {
+    Next,
+    Stop,
+    Leave(Flow),
+}
+
+impl Shell {
+    pub(crate) fn exec_compound(&mut self, compound: &CompoundCommand) -> Flow {
+        match compound {
+            CompoundCommand::Brace(list) => self.exec_list(list),
+            CompoundCommand::Subshell(list) => self.run_subshell(&Rc::new(list.clone())),
+            CompoundCommand::If(command) => {
+                for (cond, body) in &command.branches {
+                    propagate!(self.exec_condition(cond));
+                    if self.status == 0 {
+                        return self.exec_list(body);
+                    }
+                }
+                match &command.else_body {
+                    Some(body) => self.exec_list(body),
+                    None => {
+                        self.status = 0;
+                        Flow::Normal
+                    }
+                }
+            }
+            CompoundCommand::For(command) => self.exec_for(command),
+            CompoundCommand::ArithFor(command) => self.exec_arith_for(command),
+            CompoundCommand::While(command) => self.exec_while(command),
+            CompoundCommand::Case(command) => self.exec_case(command),
+            CompoundCommand::Select(command) => self.exec_select(command),
+            CompoundCommand::Arith(command) => {
+                self.lineno = command.line;
+                if self.options.get(crate::options::Opt::Xtrace) {
+                    let line = format!("{}(({}))\n", self.trace_prefix(), command.text);
+                    self.write_err(&line);
+                }
+                match self.eval_arith(&command.expr) {
+                    Ok(value) => {
+                        self.status = (value == 0) as i32;
+                        Flow::Normal
+                    }
+                    Err(failure) => {
+                        if failure.message.is_empty() {
+                            return Flow::Abort;
+                        }
+                        self.report(&format!("((: {}", failure.message));
+                        self.status = 1;
+                        if failure.fatal {
+                            self.status = 127;
+                            return Flow::Exit;
+                        }
+                        Flow::Normal
+                    }
+                }
+            }
+            CompoundCommand::Cond(command) => {
+                self.lineno = command.line;
+                match self.eval_cond(&command.expr) {
+                    Ok(result) => {
+                        self.status = (!result) as i32;
+                        Flow::Normal
+                    }
+                    Err(flow) => flow,
+                }
+            }
+        }
+    }
+
+    /// Runs an `if`/`while` condition, where `set -e` does not apply.
+    fn exec_condition(&mut self, cond: &List) -> Flow {
+        self.errexit_suppressed += 1;
+        let flow = self.exec_list(cond);
+        self.errexit_suppressed -= 1;
+        flow
+    }
+
+    /// Interprets a loop body's flow: `break`/`continue` for this loop end here, deeper
+    /// ones go on with one level less.
+    fn loop_step(flow: Flow) -> LoopStep {
+        match flow {
+            Flow::Normal => LoopStep::Next,
+            Flow::Break(n) if n <= 1 => LoopStep::Stop,
+            Flow::Break(n) => LoopStep::Leave(Flow::Break(n - 1)),
+            Flow::Continue(n) if n <= 1 => LoopStep::Next,
+            Flow::Continue(n) => LoopStep::Leave(Flow::Continue(n - 1)),
+            other => LoopStep::Leave(other),
+        }
+    }
+
+    fn exec_for(&mut self, command: &ForCommand) -> Flow {
+        self.lineno = command.line;
+        let items = match &command.words {
+            Some(words) => match self.expand_words(words) {
+                Ok(items) => items,
+                Err(flow) => return flow,
+            },
+            None => self.positional.clone(),
+        };
+        self.status = 0;
+        self.loop_depth += 1;
+        let mut result = Flow::Normal;
+        for item in items {
+            if let Err(error) = self.assign_scalar(&command.var, item, false) {
+                self.report(&error.message());
+                self.status = 1;
+                break;
+            }
+            let flow = self.exec_list(&command.body);
+            match Shell::loop_step(flow) {
+                LoopStep::Next => {}
+                LoopStep::Stop => break,
+                LoopStep::Leave(flow) => {
+                    result = flow;
+                    break;
+                }
+            }
+            let poll = self.tick();
+            if poll != Flow::Normal {
+                result = poll;
+                break;
+            }
+        }
+        self.loop_depth -= 1;
+        result
+    }
+
+    fn exec_arith_for(&mut self, command: &ArithForCommand) -> Flow {
+        self.lineno = command.line;
+        if let Some(init) = &command.init {
+            if let Err(flow) = self.loop_arith(init) {
+                return flow;
+            }
+        }
+        self.status = 0;
+        self.loop_depth += 1;
+        let mut result = Flow::Normal;
+        loop {
+            if let Some(cond) = &command.cond {
+                match self.loop_arith(cond) {
+                    Ok(0) => break,
+                    Ok(_) => {}
+                    Err(flow) => {
+                        result = flow;
+                        break;
+                    }
+                }
+            }
+            let flow = self.exec_list(&command.body);
+            match Shell::loop_step(flow) {
+                LoopStep::Next => {}
+                LoopStep::Stop => break,
+                LoopStep::Leave(flow) => {
+                    result = flow;
+                    break;
+                }
+            }
+            let status = self.status;
+            if let Some(step) = &command.step {
+                if let Err(flow) = self.loop_arith(step) {
+                    result = flow;
+                    break;
+                }
+            }
+            self.status = status;
+            let poll = self.tick();
+            if poll != Flow::Normal {
+                result = poll;
+                break;
+            }
+        }
+        self.loop_depth -= 1;
+        result
+    }
+
+    fn loop_arith(&mut self, expr: &shell_parser::ast::Arith) -> Result<i64, Flow> {
+        self.eval_arith(expr).map_err(|failure| {
+            if failure.message.is_empty() {
+                return Flow::Abort;
+            }
+            self.report(&format!("((: {}", failure.message));
+            self.status = 1;
+            if failure.fatal {
+                self.status = 127;
+                Flow::Exit
+            } else {
+                Flow::Abort
+            }
+        })
+    }
+
+    fn exec_while(&mut self, command: &WhileCommand) -> Flow {
+        self.loop_depth += 1;
+        let mut last_status = 0;
+        let mut result = Flow::Normal;
+        loop {
+            let flow = self.exec_condition(&command.cond);
+            if flow != Flow::Normal {
+                match Shell::loop_step(flow) {
+                    LoopStep::Next => continue,
+                    LoopStep::Stop => break,
+                    LoopStep::Leave(flow) => {
+                        result = flow;
+                        break;
+                    }
+                }
+            }
+            if (self.status == 0) == command.until {
+                break;
+            }
+            let flow = self.exec_list(&command.body);
+            last_status = self.status;
+            match Shell::loop_step(flow) {
+                LoopStep::Next => {}
+                LoopStep::Stop => break,
+                LoopStep::Leave(flow) => {
+                    result = flow;
+                    break;
+                }
+            }
+            let poll = self.tick();
+            if poll != Flow::Normal {
+                result = poll;
+                break;
+            }
+        }
+        self.loop_depth -= 1;
+        if result == Flow::Normal {
+            self.status = last_status;
+        }
+        result
+    }
+
+    fn exec_case(&mut self, command: &CaseCommand) -> Flow {
+        self.lineno = command.line;
+        let subject = match self.expand_string(&command.subject) {
+            Ok(subject) => subject,
+            Err(flow) => return flow,
+        };
+        let nocase = self.options.shopt(Shopt::Nocasematch);
+        let extglob = self.options.shopt(Shopt::Extglob);
+        self.status = 0;
+        let mut index = 0;
+        let mut fall_through = false;
+        while index < command.arms.len() {
+            let arm = &command.arms[index];
+            let mut matched = fall_through;
+            if !matched {
+                for pattern in &arm.patterns {
+                    let text = match self.expand_pattern(pattern) {
+                        Ok(text) => text,
+                        Err(flow) => return flow,
+                    };
+                    if Pattern::new(&text, extglob, nocase).matches(&subject) {
+                        matched = true;
+                        break;
+                    }
+                }
+            }
+            fall_through = false;
+            if matched {
+                self.status = 0;
+                propagate!(self.exec_list(&arm.body));
+                match arm.terminator {
+                    CaseTerminator::Break => return Flow::Normal,
+                    CaseTerminator::FallThrough => fall_through = true,
+                    CaseTerminator::Continue => {}
+                }
+            }
+            index += 1;
+        }
+        Flow::Normal
+    }
+
+    fn exec_select(&mut self, command: &ForCommand) -> Flow {
+        let items = match &command.words {
+            Some(words) => match self.expand_words(words) {
+                Ok(items) => items,
+                Err(flow) => return flow,
+            },
+            None => self.positional.clone(),
+        };
+        if items.is_empty() {
+            self.status = 0;
+            return Flow::Normal;
+        }
+        self.loop_depth += 1;
+        let mut result = Flow::Normal;
+        let mut show_menu = true;
+        loop {
+            if show_menu {
+                let width = items.len().to_string().len();
+                let mut menu = String::new();
+                for (i, item) in items.iter().enumerate() {
+                    menu.push_str(&format!("{:>width$}) {}\n", i + 1, item, width = width));
+                }
+                self.write_err(&menu);
+            }
+            let prompt = self.get_scalar("PS3").unwrap_or_else(|| "#? ".to_string());
+            self.write_err(&prompt);
+            let line = match self.read_line_from(0) {
+                Some(line) => line,
+                None => {
+                    self.write_err("\n");
+                    self.status = 1;
+                    break;
+                }
+            };
+            self.set_var("REPLY", &line);
+            if line.trim().is_empty() {
+                show_menu = true;
+                continue;
+            }
+            show_menu = false;
+            let choice = line.trim().parse::<usize>().ok().filter(|n| *n >= 1 && *n <= items.len());
+            let value = choice.map(|n| items[n - 1].clone()).unwrap_or_default();
+            self.set_var(&command.var, &value);
+            let flow = self.exec_list(&command.body);
+            match Shell::loop_step(flow) {
+                LoopStep::Next => {}
+                LoopStep::Stop => break,
+                LoopStep::Leave(flow) => {
+                    result = flow;
+                    break;
+                }
+            }
+        }
+        self.loop_depth -= 1;
+        result
+    }
+}

@@ -1,0 +1,50 @@
+//! Function calls: a new scope for `local`, positional parameters per call, FUNCNAME, the
+//! RETURN trap, and a depth limit instead of a stack overflow.
+
+use std::rc::Rc;
+
+use shell_parser::ast::FunctionDef;
+
+use super::Flow;
+use crate::shell::{CallFrame, Shell, MAX_CALL_DEPTH};
+
+impl Shell {
+    /// Calls `def` with `argv` (argv[0] is the function's name).
+    pub(crate) fn call_function(&mut self, def: &Rc<FunctionDef>, argv: &[String]) -> Flow {
+        if self.frames.len() >= MAX_CALL_DEPTH {
+            self.report(&format!("{}: maximum function nesting level exceeded ({})", def.name, MAX_CALL_DEPTH));
+            self.status = 1;
+            return Flow::Abort;
+        }
+        let saved_positional = std::mem::replace(&mut self.positional, argv[1..].to_vec());
+        let saved_loop_depth = std::mem::replace(&mut self.loop_depth, 0);
+        let source = self.frames.last().map(|f| f.source.clone()).unwrap_or_else(|| self.source_name.clone());
+        self.frames.push(CallFrame { name: def.name.clone(), source, call_line: self.lineno });
+        self.vars.push_scope();
+        let saved_errtrace = self.traps.enter_function(self.options.get(crate::options::Opt::Errtrace), self.options.get(crate::options::Opt::Functrace));
+        let flow = if def.redirects.is_empty() {
+            self.exec_compound(&def.body)
+        } else {
+            match self.apply_redirects(&def.redirects) {
+                Ok(saved) => {
+                    let flow = self.exec_compound(&def.body);
+                    self.fds.restore(self.host.as_mut(), saved);
+                    flow
+                }
+                Err(flow) => flow,
+            }
+        };
+        let status = self.status;
+        self.run_return_trap();
+        self.status = status;
+        self.traps.leave_function(saved_errtrace);
+        self.vars.pop_scope();
+        self.frames.pop();
+        self.loop_depth = saved_loop_depth;
+        self.positional = saved_positional;
+        match flow {
+            Flow::Return | Flow::Break(_) | Flow::Continue(_) => Flow::Normal,
+            other => other,
+        }
+    }
+}

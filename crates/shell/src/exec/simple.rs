@@ -1,0 +1,220 @@
+//! Simple commands: expand, assign, redirect, then run a function, builtin or program.
+
+use shell_parser::ast::{AssignValue, Assignment, SimpleCommand};
+
+use super::{CommandKind, Flow};
+use crate::expand::{DeclArg, ExpandedCommand};
+use crate::options::Opt;
+use crate::shell::Shell;
+use crate::vars::{attr, Var};
+
+/// A variable's value before a temporary assignment (`x=1 cmd`), to put back after.
+pub(crate) struct SavedVar {
+    name: String,
+    previous: Option<Var>,
+}
+
+impl Shell {
+    pub(crate) fn exec_simple(&mut self, command: &SimpleCommand) -> Flow {
+        self.lineno = command.line;
+        self.subst_status = None;
+        let procsub_mark = self.procsub_fds.len();
+        if self.traps.has_debug() && !self.in_trap {
+            propagate!(self.run_debug_trap(command));
+        }
+        let ExpandedCommand { fields, decl } = match self.expand_command(&command.words) {
+            Ok(expanded) => expanded,
+            Err(flow) => {
+                self.close_procsubs_from(procsub_mark);
+                return flow;
+            }
+        };
+        let flow = if fields.is_empty() {
+            self.exec_assignments_only(command)
+        } else {
+            self.exec_with_name(command, fields, decl)
+        };
+        self.close_procsubs_from(procsub_mark);
+        flow
+    }
+
+    /// `a=1 b=2` (and redirections alone): assignments stay; `$?` is the last command
+    /// substitution's status.
+    fn exec_assignments_only(&mut self, command: &SimpleCommand) -> Flow {
+        let mut failed = false;
+        for assignment in &command.assignments {
+            match self.perform_assignment(assignment, false) {
+                Ok(()) => {}
+                Err(flow) => {
+                    if flow != Flow::Normal {
+                        return flow;
+                    }
+                    failed = true;
+                }
+            }
+        }
+        if self.options.get(Opt::Xtrace) && !command.assignments.is_empty() {
+            self.trace_assignments(&command.assignments);
+        }
+        if !command.redirects.is_empty() {
+            match self.apply_redirects(&command.redirects) {
+                Ok(saved) => self.fds.restore(self.host.as_mut(), saved),
+                Err(flow) => return flow,
+            }
+        }
+        self.status = if failed { 1 } else { self.subst_status.unwrap_or(0) };
+        Flow::Normal
+    }
+
+    fn exec_with_name(&mut self, command: &SimpleCommand, fields: Vec<String>, decl: Vec<DeclArg>) -> Flow {
+        let name = fields[0].clone();
+        let kind = self.resolve_command(&name, true);
+        let mut saved = Vec::new();
+        for assignment in &command.assignments {
+            match self.temporary_assignment(assignment) {
+                Ok(entry) => saved.push(entry),
+                Err(flow) => {
+                    self.restore_vars(saved);
+                    if flow == Flow::Normal {
+                        self.status = 1;
+                    }
+                    return flow;
+                }
+            }
+        }
+        if self.options.get(Opt::Xtrace) {
+            self.trace_command(&command.assignments, &fields);
+        }
+        let is_exec = name == "exec" && fields.len() == 1;
+        let redirected = match self.apply_redirects(&command.redirects) {
+            Ok(redirected) => redirected,
+            Err(flow) => {
+                self.restore_vars(saved);
+                return flow;
+            }
+        };
+        let flow = match kind {
+            CommandKind::Function(def) => self.call_function(&def, &fields),
+            CommandKind::Builtin(builtin) => {
+                self.decl_args = decl;
+                let flow = builtin(self, &fields);
+                self.decl_args.clear();
+                flow
+            }
+            CommandKind::External(path) => self.run_external(&path, &fields),
+            CommandKind::NotFound => {
+                self.report(&format!("{}: command not found", name));
+                self.status = 127;
+                Flow::Normal
+            }
+        };
+        if is_exec {
+            self.fds.commit(self.host.as_mut(), redirected);
+        } else {
+            self.fds.restore(self.host.as_mut(), redirected);
+        }
+        self.restore_vars(saved);
+        self.last_arg = fields.last().cloned().unwrap_or_default();
+        flow
+    }
+
+    /// Performs one assignment in the shell. `Err(Flow::Normal)` means "failed, status 1,
+    /// carry on"; other flows abandon the command.
+    pub(crate) fn perform_assignment(&mut self, assignment: &Assignment, export: bool) -> Result<(), Flow> {
+        let result = match &assignment.value {
+            AssignValue::Scalar(word) => {
+                let value = self.expand_assignment_value(word)?;
+                match &assignment.subscript {
+                    Some(subscript) => {
+                        let key = self.eval_subscript(&assignment.name, subscript)?;
+                        self.assign_element(&assignment.name, key, value, assignment.append)
+                    }
+                    None => self.assign_scalar(&assignment.name, value, assignment.append),
+                }
+            }
+            AssignValue::Array(elements) => {
+                let value = self.expand_array_literal(&assignment.name, elements)?;
+                self.assign_array(&assignment.name, value, assignment.append)
+            }
+        };
+        match result {
+            Ok(()) => {
+                if export {
+                    if let Some(var) = self.vars.get_mut(&assignment.name) {
+                        var.attrs |= attr::EXPORT;
+                    }
+                }
+                Ok(())
+            }
+            Err(error) => {
+                self.report(&error.message());
+                self.status = 1;
+                // Bash abandons the command line when a plain assignment fails.
+                Err(Flow::Abort)
+            }
+        }
+    }
+
+    fn temporary_assignment(&mut self, assignment: &Assignment) -> Result<SavedVar, Flow> {
+        let name = assignment.name.clone();
+        let previous = self.vars.get(&name).cloned();
+        self.perform_assignment(assignment, true)?;
+        Ok(SavedVar { name, previous })
+    }
+
+    pub(crate) fn restore_vars(&mut self, saved: Vec<SavedVar>) {
+        for entry in saved.into_iter().rev() {
+            self.vars.put(&entry.name, entry.previous);
+        }
+    }
+
+    /// `set -x` output for a command: PS4 (its first character repeated per subshell
+    /// level), then the words quoted so they could be typed back.
+    fn trace_command(&mut self, assignments: &[Assignment], fields: &[String]) {
+        let mut line = self.trace_prefix();
+        let mut parts = Vec::new();
+        for assignment in assignments {
+            if let Some(value) = self.vars.get(&assignment.name).and_then(|v| v.value.first().map(str::to_string)) {
+                parts.push(format!("{}={}", assignment.name, crate::text::xtrace_quote(&value)));
+            }
+        }
+        parts.extend(fields.iter().map(|f| crate::text::xtrace_quote(f)));
+        line.push_str(&parts.join(" "));
+        line.push('\n');
+        self.write_err(&line);
+    }
+
+    fn trace_assignments(&mut self, assignments: &[Assignment]) {
+        for assignment in assignments {
+            let value = match &assignment.value {
+                AssignValue::Scalar(_) => {
+                    let value = match &assignment.subscript {
+                        Some(_) => None,
+                        None => self.vars.get(&assignment.name).and_then(|v| v.value.first().map(str::to_string)),
+                    };
+                    crate::text::xtrace_quote(&value.unwrap_or_default())
+                }
+                AssignValue::Array(_) => {
+                    let values = self.vars.get(&assignment.name).map(|v| v.value.values()).unwrap_or_default();
+                    format!("({})", values.iter().map(|v| crate::text::xtrace_quote(v)).collect::<Vec<_>>().join(" "))
+                }
+            };
+            let op = if assignment.append { "+=" } else { "=" };
+            let line = format!("{}{}{}{}\n", self.trace_prefix(), assignment.name, op, value);
+            self.write_err(&line);
+        }
+    }
+
+    pub(crate) fn trace_prefix(&mut self) -> String {
+        let ps4 = self.get_scalar("PS4").unwrap_or_default();
+        let ps4 = self.expand_prompt_string(&ps4);
+        let mut prefix = String::new();
+        if let Some(first) = ps4.chars().next() {
+            for _ in 0..self.subshell_level {
+                prefix.push(first);
+            }
+        }
+        prefix.push_str(&ps4);
+        prefix
+    }
+}

@@ -1,0 +1,122 @@
+//! Command and process substitution: each runs in a new shell process (so it runs
+//! concurrently and cannot change this shell), connected by a pipe.
+
+use std::rc::Rc;
+
+use shell_parser::ast::List;
+
+use crate::exec::child::{ChildKind, Task};
+use crate::exec::Flow;
+use crate::io::{SavedFds, Target};
+use crate::shell::{Shell, MAX_SUBST_DEPTH};
+
+/// Process substitutions get descriptors counting down from here, as in bash
+/// (`/dev/fd/63`).
+const FIRST_PROCSUB_FD: u32 = 63;
+
+impl Shell {
+    /// `$(list)`: its output without trailing newlines. Sets `$?` to its status.
+    pub(crate) fn command_substitution(&mut self, body: &Rc<List>) -> Result<String, Flow> {
+        if body.items.is_empty() {
+            self.subst_status = Some(0);
+            return Ok(String::new());
+        }
+        if self.subst_depth + 1 > MAX_SUBST_DEPTH {
+            self.report(&format!("command substitution: nesting deeper than {} levels", MAX_SUBST_DEPTH));
+            self.status = 1;
+            return Err(Flow::Abort);
+        }
+        let (read, write) = match self.host.pipe() {
+            Ok(pair) => pair,
+            Err(error) => {
+                self.report(&format!("command substitution: {}", error));
+                self.status = 1;
+                return Err(Flow::Abort);
+            }
+        };
+        let mut saved = SavedFds::default();
+        self.fds.set_saving(1, Some(Target::Real(write)), &mut saved);
+        let spawned = self.spawn_child_kind(&Task::List(body.clone()), ChildKind::Substitution, false);
+        self.fds.restore(self.host.as_mut(), saved);
+        let pid = match spawned {
+            Ok(pid) => pid,
+            Err(error) => {
+                self.host.close(read);
+                self.report(&format!("command substitution: {}", error));
+                self.status = 1;
+                return Err(Flow::Abort);
+            }
+        };
+        let mut data = Vec::new();
+        let mut buf = vec![0u8; 16 * 1024];
+        loop {
+            match self.host.read(read, &mut buf) {
+                Ok(0) => break,
+                Ok(n) => data.extend_from_slice(&buf[..n]),
+                Err(crate::host::Errno::INTR) | Err(crate::host::Errno::AGAIN) => continue,
+                Err(_) => break,
+            }
+        }
+        self.host.close(read);
+        let status = self.wait_pid(pid);
+        self.subst_status = Some(status);
+        self.status = status;
+        if self.cancelled.is_none() {
+            let flow = self.check_poll();
+            if flow != Flow::Normal {
+                return Err(flow);
+            }
+        }
+        data.retain(|&b| b != 0);
+        while data.last() == Some(&b'\n') {
+            data.pop();
+        }
+        Ok(crate::text::from_bytes(&data))
+    }
+
+    /// `<(list)` / `>(list)`: starts the list on a pipe and returns `/dev/fd/N` naming this
+    /// shell's end (closed when the command using it ends).
+    pub(crate) fn process_substitution(&mut self, body: &Rc<List>, output: bool) -> Result<String, Flow> {
+        let (read, write) = match self.host.pipe() {
+            Ok(pair) => pair,
+            Err(error) => {
+                self.report(&format!("process substitution: {}", error));
+                self.status = 1;
+                return Err(Flow::Abort);
+            }
+        };
+        let (child_end, our_end, child_fd) = if output { (read, write, 0) } else { (write, read, 1) };
+        let mut saved = SavedFds::default();
+        self.fds.set_saving(child_fd, Some(Target::Real(child_end)), &mut saved);
+        let spawned = self.spawn_child_kind(&Task::List(body.clone()), ChildKind::Substitution, false);
+        self.fds.restore(self.host.as_mut(), saved);
+        match spawned {
+            Ok(pid) => {
+                self.last_bg_pid = Some(pid);
+                self.jobs.add_hidden(pid);
+            }
+            Err(error) => {
+                self.host.close(our_end);
+                self.report(&format!("process substitution: {}", error));
+                self.status = 1;
+                return Err(Flow::Abort);
+            }
+        }
+        let mut fd = FIRST_PROCSUB_FD;
+        while self.fds.is_open(fd) && fd > 10 {
+            fd -= 1;
+        }
+        self.fds.set(self.host.as_mut(), fd, Some(Target::Real(our_end)));
+        self.procsub_fds.push(fd);
+        Ok(format!("/dev/fd/{}", fd))
+    }
+
+    /// Closes the process-substitution descriptors opened since `mark`.
+    pub(crate) fn close_procsubs_from(&mut self, mark: usize) {
+        while self.procsub_fds.len() > mark {
+            if let Some(fd) = self.procsub_fds.pop() {
+                self.fds.set(self.host.as_mut(), fd, None);
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The host interface: everything the interpreter asks of the outside world. The shell
+//! never touches files, processes or clocks except through [`Host`], so the same
+//! interpreter runs in the sandbox ([`wasi::WasiHost`]), natively on Linux for development
+//! ([`native::NativeHost`]) and against an in-memory fake in unit tests.
+
+#[cfg(not(target_os = "wasi"))]
+#[cfg(unix)]
+pub mod native;
+#[cfg(target_os = "wasi")]
+pub mod wasi;
+
+#[cfg(test)]
+pub mod fake;
+
+use std::fmt;
+
+/// A real descriptor of the shell process (the shell's own fd numbers are virtual; see
+/// `io::FdTable`).
+pub type Fd = u32;
+
+/// An error number, numbered as in WASI (the sandbox's ABI); native hosts translate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Errno(pub u16);
+
+impl Errno {
+    pub const ACCES: Errno = Errno(2);
+    pub const AGAIN: Errno = Errno(6);
+    pub const BADF: Errno = Errno(8);
+    pub const CHILD: Errno = Errno(12);
+    pub const DEADLK: Errno = Errno(16);
+    pub const EXIST: Errno = Errno(20);
+    pub const INTR: Errno = Errno(27);
+    pub const INVAL: Errno = Errno(28);
+    pub const IO: Errno = Errno(29);
+    pub const ISDIR: Errno = Errno(31);
+    pub const LOOP: Errno = Errno(32);
+    pub const MFILE: Errno = Errno(33);
+    pub const NAMETOOLONG: Errno = Errno(37);
+    pub const NOENT: Errno = Errno(44);
+    pub const NOEXEC: Errno = Errno(45);
+    pub const NOSPC: Errno = Errno(51);
+    pub const NOSYS: Errno = Errno(52);
+    pub const NOTDIR: Errno = Errno(54);
+    pub const NOTEMPTY: Errno = Errno(55);
+    pub const NOTTY: Errno = Errno(59);
+    pub const PERM: Errno = Errno(63);
+    pub const PIPE: Errno = Errno(64);
+    pub const ROFS: Errno = Errno(69);
+    pub const SPIPE: Errno = Errno(70);
+    pub const SRCH: Errno = Errno(71);
+    pub const TIMEDOUT: Errno = Errno(73);
+
+    /// The text `strerror` gives, as bash prints it.
+    pub fn message(self) -> &'static str {
+        match self {
+            Errno::ACCES => "Permission denied",
+            Errno::AGAIN => "Resource temporarily unavailable",
+            Errno::BADF => "Bad file descriptor",
+            Errno::CHILD => "No child processes",
+            Errno::DEADLK => "Resource deadlock avoided",
+            Errno::EXIST => "File exists",
+            Errno::INTR => "Interrupted system call",
+            Errno::INVAL => "Invalid argument",
+            Errno::IO => "Input/output error",
+            Errno::ISDIR => "Is a directory",
+            Errno::LOOP => "Too many levels of symbolic links",
+            Errno::MFILE => "Too many open files",
+            Errno::NAMETOOLONG => "File name too long",
+            Errno::NOENT => "No such file or directory",
+            Errno::NOEXEC => "Exec format error",
+            Errno::NOSPC => "No space left on device",
+            Errno::NOSYS => "Function not implemented",
+            Errno::NOTDIR => "Not a directory",
+            Errno::NOTEMPTY => "Directory not empty",
+            Errno::NOTTY => "Inappropriate ioctl for device",
+            Errno::PERM => "Operation not permitted",
+            Errno::PIPE => "Broken pipe",
+            Errno::ROFS => "Read-only file system",
+            Errno::SPIPE => "Illegal seek",
+            Errno::SRCH => "No such process",
+            Errno::TIMEDOUT => "Connection timed out",
+            _ => "Unknown error",
+        }
+    }
+}
+
+impl fmt::Display for Errno {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    File,
+    Dir,
+    Symlink,
+    CharDevice,
+    BlockDevice,
+    Fifo,
+    Socket,
+    Unknown,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FileStat {
+    pub kind: FileKind,
+    /// Permission bits (and setuid/setgid/sticky), without the type.
+    pub perm: u32,
+    pub size: u64,
+    /// Modification time in nanoseconds since the epoch.
+    pub mtime_ns: i128,
+    pub uid: u32,
+    pub gid: u32,
+    pub dev: u64,
+    pub ino: u64,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct OpenFlags {
+    pub read: bool,
+    pub write: bool,
+    pub create: bool,
+    pub truncate: bool,
+    pub append: bool,
+    /// Fail if the file exists (`set -o noclobber`).
+    pub exclusive: bool,
+}
+
+impl OpenFlags {
+    pub fn read_only() -> OpenFlags {
+        OpenFlags { read: true, ..OpenFlags::default() }
+    }
+}
+
+/// What `access(2)` checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    Execute,
+}
+
+/// The program a spawn runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Program {
+    /// A path or a name searched on the child's `PATH`.
+    Path(String),
+    /// This shell's own binary (a subshell, a pipeline stage of shell code, `$( )`).
+    SelfShell,
+}
+
+#[derive(Debug, Clone)]
+pub struct SpawnRequest {
+    pub program: Program,
+    pub argv: Vec<Vec<u8>>,
+    pub env: Vec<Vec<u8>>,
+    /// `(child_fd, parent_fd)`: the child's `child_fd` is the shell's real `parent_fd`.
+    pub fds: Vec<(u32, Fd)>,
+    /// Opaque bytes for a [`Program::SelfShell`] child.
+    pub blob: Vec<u8>,
+    /// Start a new process group (background jobs).
+    pub new_group: bool,
+}
+
+/// What the session host wants the current run to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Poll {
+    Continue,
+    TimedOut,
+    Interrupted,
+}
+
+/// How a waited-for child ended: exit status 0–255, or 128+N for signal N.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exited {
+    pub pid: u32,
+    pub status: i32,
+}
+
+pub trait Host {
+    fn read(&mut self, fd: Fd, buf: &mut [u8]) -> Result<usize, Errno>;
+    fn write(&mut self, fd: Fd, data: &[u8]) -> Result<usize, Errno>;
+    /// Moves the offset by `delta` from the current position (to give back bytes `read`
+    /// took from a regular file beyond the line it wanted).
+    fn seek_relative(&mut self, fd: Fd, delta: i64) -> Result<u64, Errno>;
+    fn open(&mut self, path: &str, flags: OpenFlags, mode: u32) -> Result<Fd, Errno>;
+    fn close(&mut self, fd: Fd);
+    fn pipe(&mut self) -> Result<(Fd, Fd), Errno>;
+    fn fstat(&mut self, fd: Fd) -> Result<FileStat, Errno>;
+    fn stat(&mut self, path: &str, follow: bool) -> Result<FileStat, Errno>;
+    fn access(&mut self, path: &str, access: Access) -> bool;
+    fn read_dir(&mut self, path: &str) -> Result<Vec<String>, Errno>;
+    fn read_link(&mut self, path: &str) -> Result<String, Errno>;
+    fn unlink(&mut self, path: &str) -> Result<(), Errno>;
+    fn chdir(&mut self, path: &str) -> Result<(), Errno>;
+    fn getcwd(&mut self) -> Result<String, Errno>;
+    /// Sets the umask (`None`: only reads it); returns the previous one.
+    fn umask(&mut self, mask: Option<u32>) -> u32;
+    fn is_tty(&mut self, fd: Fd) -> bool;
+
+    fn spawn(&mut self, request: &SpawnRequest) -> Result<u32, Errno>;
+    /// Waits for `pid` (or any child for -1); `Ok(None)` with `nohang` when none ended.
+    fn wait(&mut self, pid: i32, nohang: bool) -> Result<Option<Exited>, Errno>;
+    fn kill(&mut self, pid: i32, signal: u32) -> Result<(), Errno>;
+    fn getpid(&mut self) -> u32;
+    fn getppid(&mut self) -> u32;
+
+    /// Wall-clock time since the epoch, in nanoseconds.
+    fn now_ns(&mut self) -> i128;
+    /// A monotonic clock in nanoseconds (for `time` and `SECONDS`).
+    fn monotonic_ns(&mut self) -> u64;
+    fn random_u32(&mut self) -> u32;
+    /// Waits until `fd` has input or `timeout_ms` passes (`read -t`): Ok(true) if readable.
+    fn wait_readable(&mut self, fd: Fd, timeout_ms: u64) -> Result<bool, Errno>;
+
+    /// The bytes a parent shell attached to this process ([`SpawnRequest::blob`]).
+    fn blob(&mut self) -> Vec<u8>;
+    /// Lets the session host check the run's deadline and cancellation.
+    fn poll(&mut self) -> Poll;
+    /// The host's environment at startup, as `KEY=VALUE` strings.
+    fn environment(&mut self) -> Vec<String>;
+
+    /// The session shell's next run request (JSON), or `None` when there will be none.
+    fn session_next(&mut self) -> Option<Vec<u8>>;
+    /// Reports the end of a run with the shell's serialized state.
+    fn session_done(&mut self, status: i32, state: &[u8]);
+}

@@ -1,0 +1,60 @@
+//! A bash-compatible shell for the Airlock sandbox.
+//!
+//! Layers: `shell-parser` turns source into a typed tree; [`exec`] runs it; [`expand`]
+//! does word expansion; [`builtins`] are the builtin commands; everything outside the
+//! process goes through the [`host::Host`] trait (the sandbox's WASI + airlock imports, the
+//! native OS for development, or a fake in tests). See docs/shell.md.
+
+#[macro_use]
+pub mod exec;
+
+pub mod arith;
+pub mod builtins;
+pub mod cli;
+pub mod expand;
+pub mod hash;
+pub mod host;
+pub mod io;
+pub mod jobs;
+pub mod json;
+pub mod options;
+pub mod pattern;
+pub mod regex;
+pub mod session;
+pub mod shell;
+pub mod state;
+pub mod text;
+pub mod timefmt;
+pub mod traps;
+pub mod vars;
+
+mod timing;
+
+pub use crate::shell::Shell;
+
+/// An arithmetic expression as text (error messages).
+pub(crate) fn printer_arith(expr: &shell_parser::ast::Arith) -> String {
+    shell_parser::printer::arith_to_string(expr)
+}
+
+/// The program's entry: picks the role from the arguments and runs it; the exit status.
+pub fn main_entry() -> i32 {
+    let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
+    let host = platform_host(&args);
+    match args.get(1).map(String::as_str) {
+        Some(exec::child::CHILD_FLAG) => exec::child::run_child(host),
+        Some(session::SESSION_FLAG) => session::run(host),
+        _ => cli::run(host, args),
+    }
+}
+
+#[cfg(target_os = "wasi")]
+fn platform_host(_args: &[String]) -> Box<dyn host::Host> {
+    airlock_sys::init_process();
+    Box::new(host::wasi::WasiHost::new())
+}
+
+#[cfg(all(unix, not(target_os = "wasi")))]
+fn platform_host(args: &[String]) -> Box<dyn host::Host> {
+    Box::new(host::native::NativeHost::new(args))
+}

@@ -1,0 +1,88 @@
+//! The sandbox's long-lived session shell (docs/abi.md, "The session shell"): started as
+//! `bash --airlock-session`, it runs one request per `run()` and reports its status and
+//! state. Variables, functions, aliases, options, cwd and traps carry over between runs;
+//! `exit N` ends the run, not the session.
+
+use crate::exec::Flow;
+use crate::host::Host;
+use crate::json::{self, Json};
+use crate::options::Shopt;
+use crate::shell::{Mode, Shell};
+use crate::vars::{attr, Var};
+
+pub const SESSION_FLAG: &str = "--airlock-session";
+
+pub fn run(host: Box<dyn Host>) -> i32 {
+    let mut shell = Shell::new(host, Mode::Session);
+    let environment = shell.host.environment();
+    shell.init_variables(&environment);
+    shell.options.set_shopt(Shopt::ExpandAliases, true);
+    let blob = shell.host.blob();
+    if !blob.is_empty() {
+        match crate::state::decode_state(&blob) {
+            Ok(state) => {
+                shell.restore(state);
+                shell.mode = Mode::Session;
+                shell.subshell_level = 0;
+                shell.subst_depth = 0;
+                if shell.host.chdir(&shell.cwd.clone()).is_err() {
+                    shell.cwd = shell.host.getcwd().unwrap_or_else(|_| "/".to_string());
+                }
+            }
+            Err(_) => shell.write_err("bash: saved session state is from another version; starting a fresh session\n"),
+        }
+    }
+    while let Some(request) = shell.host.session_next() {
+        let status = run_request(&mut shell, &request);
+        let state = shell.state_bytes();
+        shell.host.session_done(status, &state);
+    }
+    0
+}
+
+/// Runs one request; its exit status.
+pub fn run_request(shell: &mut Shell, request: &[u8]) -> i32 {
+    let text = String::from_utf8_lossy(request);
+    let request = match json::parse(&text) {
+        Ok(request) => request,
+        Err(error) => {
+            shell.write_err(&format!("bash: malformed run request: {}\n", error));
+            return 2;
+        }
+    };
+    shell.cancelled = None;
+    shell.steps = 0;
+    shell.lineno = 0;
+    if let Some(cwd) = request.get("cwd").and_then(Json::as_str) {
+        if let Err(message) = shell.change_directory(cwd, false) {
+            shell.write_err(&format!("bash: cd: {}\n", message));
+            return 1;
+        }
+    }
+    let mut saved: Vec<(String, Option<Var>)> = Vec::new();
+    if let Some(Json::Object(env)) = request.get("env") {
+        for (name, value) in env {
+            if let (true, Some(value)) = (shell_parser::is_name(name), value.as_str()) {
+                saved.push((name.clone(), shell.vars.get(name).cloned()));
+                shell.set_var(name, value);
+                if let Some(var) = shell.vars.get_mut(name) {
+                    var.attrs |= attr::EXPORT;
+                }
+            }
+        }
+    }
+    let command = request.get("command").and_then(Json::as_str).unwrap_or("").to_string();
+    let (flow, syntax_error) = shell.run_source(&command, "-c", 1);
+    if syntax_error {
+        shell.status = 2;
+    }
+    let _ = flow == Flow::Exit;
+    if let Some(status) = shell.cancelled.take() {
+        shell.status = status;
+    }
+    for (name, previous) in saved.into_iter().rev() {
+        shell.vars.put(&name, previous);
+    }
+    crate::builtins::jobs::reap(shell);
+    shell.status & 0xff
+}
