@@ -15,6 +15,7 @@ pub mod human;
 pub mod io;
 pub mod modes;
 pub mod process;
+pub mod quotearg;
 pub mod regex;
 pub mod size;
 pub mod targets;

@@ -79,6 +79,14 @@ pub fn run(shell: &mut Shell, args: &[String], mode: Mode, name: &str) -> Flow {
                 'i' => attr::INTEGER,
                 'l' => attr::LOWER,
                 'u' => attr::UPPER,
+                // `export -n` removes the export attribute.
+                'n' if mode == Mode::Export => {
+                    if on {
+                        flags.unset |= attr::EXPORT;
+                        flags.set &= !attr::EXPORT;
+                    }
+                    0
+                }
                 'n' => attr::NAMEREF,
                 't' => attr::TRACE,
                 'a' => {

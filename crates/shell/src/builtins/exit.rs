@@ -39,7 +39,7 @@ pub fn logout(shell: &mut Shell, _args: &[String]) -> Flow {
 pub fn return_(shell: &mut Shell, args: &[String]) -> Flow {
     let in_function = !shell.frames.is_empty() || shell.sourcing > 0;
     if !in_function && shell.subshell_level == 0 {
-        return fail(shell, "return", "can only `return' from a function or sourced script", 1);
+        return fail(shell, "return", "can only `return' from a function or sourced script", 2);
     }
     match status_argument(shell, "return", args) {
         Ok(status) => {

@@ -13,7 +13,9 @@ pub fn times(shell: &mut Shell, _args: &[String]) -> Flow {
 pub fn caller(shell: &mut Shell, args: &[String]) -> Flow {
     let level: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(0);
     let depth = shell.frames.len();
-    if level >= depth {
+    // Outside a script (bash -c) the top level is not a frame `caller` can describe.
+    let usable = if shell.mode == crate::shell::Mode::Script { depth } else { depth.saturating_sub(1) };
+    if level >= usable {
         return done(shell, 1);
     }
     let frame = shell.frames[depth - 1 - level].clone();

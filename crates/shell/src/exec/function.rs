@@ -11,8 +11,12 @@ use crate::shell::{CallFrame, Shell, MAX_CALL_DEPTH};
 impl Shell {
     /// Calls `def` with `argv` (argv[0] is the function's name).
     pub(crate) fn call_function(&mut self, def: &Rc<FunctionDef>, argv: &[String]) -> Flow {
-        if self.frames.len() >= MAX_CALL_DEPTH {
-            self.report(&format!("{}: maximum function nesting level exceeded ({})", def.name, MAX_CALL_DEPTH));
+        let limit = match self.get_scalar("FUNCNEST").and_then(|v| v.trim().parse::<usize>().ok()) {
+            Some(n) if n > 0 => n.min(MAX_CALL_DEPTH),
+            _ => MAX_CALL_DEPTH,
+        };
+        if self.frames.len() >= limit {
+            self.report(&format!("{}: maximum function nesting level exceeded ({})", def.name, limit));
             self.status = 1;
             return Flow::Abort;
         }

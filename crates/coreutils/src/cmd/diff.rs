@@ -1,0 +1,449 @@
+//! command: diff
+//! `diff`: compares files line by line, or directories entry by entry (GNU diffutils 3.8).
+//! Formats: normal, -c/-C, -u/-U, -e, -n, -y, -q; ignoring case, white space, blank lines
+//! and lines matching -I; -r with "Only in" and "diff -r" headers, -N, -x/-X, -S. Exit 0
+//! when the inputs are the same, 1 when they differ, 2 on trouble.
+
+#[path = "diff/analyze.rs"]
+mod analyze;
+#[path = "diff/dirs.rs"]
+mod dirs;
+#[path = "diff/format.rs"]
+mod format;
+#[path = "diff/side.rs"]
+mod side;
+
+use std::ffi::OsString;
+
+use common::args::{os_bytes, parse, Order, Parsed};
+use common::quotearg::shell_quote;
+use common::regex::{Flags, Flavor, Regex};
+use common::{HasArg, Io, OptSpec};
+
+use analyze::{Compare, WhiteSpace};
+use format::{Format, Style};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::long("normal", "normal", HasArg::No),
+    OptSpec::flag("brief", 'q', "brief"),
+    OptSpec::flag("report-identical-files", 's', "report-identical-files"),
+    OptSpec::short("c", 'c', HasArg::No),
+    OptSpec::short("C", 'C', HasArg::Required),
+    OptSpec::long("context", "context", HasArg::Optional),
+    OptSpec::short("u", 'u', HasArg::No),
+    OptSpec::short("U", 'U', HasArg::Required),
+    OptSpec::long("unified", "unified", HasArg::Optional),
+    OptSpec::flag("ed", 'e', "ed"),
+    OptSpec::flag("rcs", 'n', "rcs"),
+    OptSpec::flag("side-by-side", 'y', "side-by-side"),
+    OptSpec::both("width", 'W', "width", HasArg::Required),
+    OptSpec::long("left-column", "left-column", HasArg::No),
+    OptSpec::long("suppress-common-lines", "suppress-common-lines", HasArg::No),
+    OptSpec::flag("show-c-function", 'p', "show-c-function"),
+    OptSpec::both("show-function-line", 'F', "show-function-line", HasArg::Required),
+    OptSpec::long("label", "label", HasArg::Required),
+    OptSpec::flag("expand-tabs", 't', "expand-tabs"),
+    OptSpec::flag("initial-tab", 'T', "initial-tab"),
+    OptSpec::long("tabsize", "tabsize", HasArg::Required),
+    OptSpec::long("suppress-blank-empty", "suppress-blank-empty", HasArg::No),
+    OptSpec::flag("paginate", 'l', "paginate"),
+    OptSpec::flag("recursive", 'r', "recursive"),
+    OptSpec::long("no-dereference", "no-dereference", HasArg::No),
+    OptSpec::flag("new-file", 'N', "new-file"),
+    OptSpec::long("unidirectional-new-file", "unidirectional-new-file", HasArg::No),
+    OptSpec::long("ignore-file-name-case", "ignore-file-name-case", HasArg::No),
+    OptSpec::long("no-ignore-file-name-case", "no-ignore-file-name-case", HasArg::No),
+    OptSpec::both("exclude", 'x', "exclude", HasArg::Required),
+    OptSpec::both("exclude-from", 'X', "exclude-from", HasArg::Required),
+    OptSpec::both("starting-file", 'S', "starting-file", HasArg::Required),
+    OptSpec::long("from-file", "from-file", HasArg::Required),
+    OptSpec::long("to-file", "to-file", HasArg::Required),
+    OptSpec::flag("ignore-case", 'i', "ignore-case"),
+    OptSpec::flag("ignore-tab-expansion", 'E', "ignore-tab-expansion"),
+    OptSpec::flag("ignore-trailing-space", 'Z', "ignore-trailing-space"),
+    OptSpec::flag("ignore-space-change", 'b', "ignore-space-change"),
+    OptSpec::flag("ignore-all-space", 'w', "ignore-all-space"),
+    OptSpec::flag("ignore-blank-lines", 'B', "ignore-blank-lines"),
+    OptSpec::both("ignore-matching-lines", 'I', "ignore-matching-lines", HasArg::Required),
+    OptSpec::flag("text", 'a', "text"),
+    OptSpec::long("strip-trailing-cr", "strip-trailing-cr", HasArg::No),
+    OptSpec::both("ifdef", 'D', "ifdef", HasArg::Required),
+    OptSpec::long("old-group-format", "old-group-format", HasArg::Required),
+    OptSpec::long("new-group-format", "new-group-format", HasArg::Required),
+    OptSpec::long("changed-group-format", "changed-group-format", HasArg::Required),
+    OptSpec::long("unchanged-group-format", "unchanged-group-format", HasArg::Required),
+    OptSpec::long("line-format", "line-format", HasArg::Required),
+    OptSpec::long("old-line-format", "old-line-format", HasArg::Required),
+    OptSpec::long("new-line-format", "new-line-format", HasArg::Required),
+    OptSpec::long("unchanged-line-format", "unchanged-line-format", HasArg::Required),
+    OptSpec::flag("minimal", 'd', "minimal"),
+    OptSpec::long("horizon-lines", "horizon-lines", HasArg::Required),
+    OptSpec::flag("speed-large-files", 'H', "speed-large-files"),
+    OptSpec::long("color", "color", HasArg::Optional),
+    OptSpec::long("palette", "palette", HasArg::Required),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::flag("version", 'v', "version"),
+];
+
+const HELP: &str = "Usage: diff [OPTION]... FILES
+Compare FILES line by line.
+
+Mandatory arguments to long options are mandatory for short options too.
+      --normal                  output a normal diff (the default)
+  -q, --brief                   report only when files differ
+  -s, --report-identical-files  report when two files are the same
+  -c, -C NUM, --context[=NUM]   output NUM (default 3) lines of copied context
+  -u, -U NUM, --unified[=NUM]   output NUM (default 3) lines of unified context
+  -e, --ed                      output an ed script
+  -n, --rcs                     output an RCS format diff
+  -y, --side-by-side            output in two columns
+  -W, --width=NUM               output at most NUM (default 130) print columns
+      --left-column             output only the left column of common lines
+      --suppress-common-lines   do not output common lines
+
+  -p, --show-c-function         show which C function each change is in
+  -F, --show-function-line=RE   show the most recent line matching RE
+      --label LABEL             use LABEL instead of file name and timestamp
+                                  (can be repeated)
+
+  -t, --expand-tabs             expand tabs to spaces in output
+  -T, --initial-tab             make tabs line up by prepending a tab
+      --tabsize=NUM             tab stops every NUM (default 8) print columns
+      --suppress-blank-empty    suppress space or tab before empty output lines
+
+  -r, --recursive                 recursively compare any subdirectories found
+      --no-dereference            don't follow symbolic links
+  -N, --new-file                  treat absent files as empty
+      --unidirectional-new-file   treat absent first files as empty
+  -x, --exclude=PAT               exclude files that match PAT
+  -X, --exclude-from=FILE         exclude files that match any pattern in FILE
+  -S, --starting-file=FILE        start with FILE when comparing directories
+      --from-file=FILE1           compare FILE1 to all operands;
+                                    FILE1 can be a directory
+      --to-file=FILE2             compare all operands to FILE2;
+                                    FILE2 can be a directory
+
+  -i, --ignore-case               ignore case differences in file contents
+  -E, --ignore-tab-expansion      ignore changes due to tab expansion
+  -Z, --ignore-trailing-space     ignore white space at line end
+  -b, --ignore-space-change       ignore changes in the amount of white space
+  -w, --ignore-all-space          ignore all white space
+  -B, --ignore-blank-lines        ignore changes where lines are all blank
+  -I, --ignore-matching-lines=RE  ignore changes where all lines match RE
+
+  -a, --text                      treat all files as text
+      --strip-trailing-cr         strip trailing carriage return on input
+
+  -d, --minimal            try hard to find a smaller set of changes
+      --horizon-lines=NUM  keep NUM lines of the common prefix and suffix
+      --speed-large-files  assume large files and many scattered small changes
+      --color[=WHEN]       color output; WHEN is 'never' or 'auto' (no color
+                             in the sandbox: output is never a terminal)
+      --help               display this help and exit
+  -v, --version            output version information and exit
+
+FILES are 'FILE1 FILE2' or 'DIR1 DIR2' or 'DIR FILE' or 'FILE DIR'.
+If --from-file or --to-file is given, there are no restrictions on FILE(s).
+If a FILE is '-', read standard input.
+Exit status is 0 if inputs are the same, 1 if different, 2 if trouble.
+
+Not supported in the sandbox: -l/--paginate, -D/--ifdef, the --*-format options,
+--ignore-file-name-case, --color=always.
+";
+
+/// Everything the comparisons need besides the output format.
+pub struct Config {
+    pub format: Format,
+    pub compare: Compare,
+    pub brief: bool,
+    pub report_identical: bool,
+    pub recursive: bool,
+    pub new_file: bool,
+    pub unidirectional: bool,
+    pub text: bool,
+    pub minimal: bool,
+    pub heuristic: bool,
+    pub horizon: Option<usize>,
+    pub strip_cr: bool,
+    pub no_dereference: bool,
+    pub excludes: Vec<Vec<u8>>,
+    pub starting_file: Option<Vec<u8>>,
+    /// The option words as given, shell-quoted, for `diff -r` header lines.
+    pub switches: Vec<u8>,
+}
+
+fn usage(io: &mut Io, message: &str) -> i32 {
+    let _ = writeln!(io.stderr, "{}: {}", io.name, message);
+    let _ = writeln!(io.stderr, "{}: Try '{} --help' for more information.", io.name, io.name);
+    2
+}
+
+/// The raw words that are options (with their separate arguments), in order: GNU builds
+/// the `diff -r` header from argv after getopt moved the options first.
+fn option_words(args: &[OsString]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let word = os_bytes(&args[i]);
+        i += 1;
+        if word == b"--" {
+            break;
+        }
+        if word.len() < 2 || word[0] != b'-' {
+            continue;
+        }
+        out.push(b' ');
+        out.extend_from_slice(&shell_quote(word));
+        let takes_next = if word.starts_with(b"--") {
+            let name = String::from_utf8_lossy(&word[2..]).into_owned();
+            !name.contains('=') && {
+                let matches: Vec<&OptSpec> = SPEC.iter().filter(|o| o.long.map_or(false, |l| l.starts_with(name.as_str()))).collect();
+                let exact = SPEC.iter().find(|o| o.long == Some(name.as_str()));
+                exact.or_else(|| matches.first().copied()).map_or(false, |o| o.arg == HasArg::Required)
+            }
+        } else {
+            let mut needs = false;
+            for (k, &c) in word.iter().enumerate().skip(1) {
+                if let Some(o) = SPEC.iter().find(|o| o.short == Some(c as char)) {
+                    if o.arg == HasArg::Required {
+                        needs = k + 1 == word.len();
+                        break;
+                    }
+                }
+            }
+            needs
+        };
+        if takes_next && i < args.len() {
+            out.push(b' ');
+            out.extend_from_slice(&shell_quote(os_bytes(&args[i])));
+            i += 1;
+        }
+    }
+    out
+}
+
+fn number(value: &str) -> Option<usize> {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(value.parse::<usize>().unwrap_or(usize::MAX))
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return usage(io, &e.to_string()),
+    };
+    let mut style: Option<Style> = None;
+    let mut context: Option<usize> = None;
+    let mut white = WhiteSpace::Exact;
+    let (mut tab_expansion, mut trailing) = (false, false);
+    let mut ignore_case = false;
+    let mut ignore_patterns: Vec<Vec<u8>> = Vec::new();
+    let mut function_pattern: Option<Vec<u8>> = None;
+    let mut labels: Vec<Vec<u8>> = Vec::new();
+    let mut operands: Vec<OsString> = Vec::new();
+    let mut from_file: Option<OsString> = None;
+    let mut to_file: Option<OsString> = None;
+    let mut width = 130;
+    let mut tabsize = 8;
+    let mut flags = std::collections::HashSet::new();
+    let mut excludes = Vec::new();
+    let mut starting_file = None;
+    let mut horizon = None;
+    for item in parsed {
+        let (id, value) = match item {
+            Parsed::Operand(o) => {
+                operands.push(o);
+                continue;
+            }
+            Parsed::Opt { id, value } => (id, value),
+        };
+        let text = value.as_ref().map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+        let bytes = value.as_ref().map(|v| os_bytes(v).to_vec()).unwrap_or_default();
+        let mut want_style = None;
+        match id {
+            "normal" => want_style = Some(Style::Normal),
+            "c" | "u" | "C" | "U" | "context" | "unified" => {
+                want_style = Some(if id == "c" || id == "C" || id == "context" { Style::Context } else { Style::Unified });
+                let n = if value.is_some() {
+                    match number(&text) {
+                        Some(n) => n,
+                        None => return usage(io, &format!("invalid context length '{}'", text)),
+                    }
+                } else {
+                    3
+                };
+                context = Some(context.map_or(n, |c: usize| c.max(n)));
+            }
+            "ed" => want_style = Some(Style::Ed),
+            "rcs" => want_style = Some(Style::Rcs),
+            "side-by-side" => want_style = Some(Style::SideBySide),
+            "width" => match number(&text).filter(|n| *n > 0) {
+                Some(n) => width = n,
+                None => return usage(io, &format!("invalid width '{}'", text)),
+            },
+            "tabsize" => match number(&text).filter(|n| *n > 0) {
+                Some(n) => tabsize = n,
+                None => return usage(io, &format!("invalid tabsize '{}'", text)),
+            },
+            "horizon-lines" => match number(&text) {
+                Some(n) => horizon = Some(n),
+                None => return usage(io, &format!("invalid horizon length '{}'", text)),
+            },
+            "show-c-function" => function_pattern = Some(b"^[[:alpha:]$_]".to_vec()),
+            "show-function-line" => function_pattern = Some(bytes),
+            "label" => labels.push(bytes),
+            "ignore-case" => ignore_case = true,
+            "ignore-tab-expansion" => tab_expansion = true,
+            "ignore-trailing-space" => trailing = true,
+            "ignore-space-change" => white = white.max(WhiteSpace::Change),
+            "ignore-all-space" => white = WhiteSpace::All,
+            "ignore-matching-lines" => ignore_patterns.push(bytes),
+            "exclude" => excludes.push(bytes),
+            "exclude-from" => match std::fs::read(&value.unwrap_or_default()) {
+                Ok(data) => excludes.extend(data.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| l.to_vec())),
+                Err(e) => {
+                    let _ = writeln!(io.stderr, "{}: {}: {}", io.name, text, common::strerror(&e));
+                    return 2;
+                }
+            },
+            "starting-file" => starting_file = Some(bytes),
+            "from-file" => from_file = value,
+            "to-file" => to_file = value,
+            "color" => {
+                if !matches!(text.as_str(), "" | "never" | "auto") {
+                    if text == "always" {
+                        return usage(io, "option not supported in the sandbox: --color=always");
+                    }
+                    return usage(io, &format!("invalid argument '{}' for '--color'", text));
+                }
+            }
+            "palette" => {}
+            "paginate" | "ifdef" | "old-group-format" | "new-group-format" | "changed-group-format" | "unchanged-group-format" | "line-format" | "old-line-format" | "new-line-format" | "unchanged-line-format" | "ignore-file-name-case" => {
+                let shown = SPEC.iter().find(|o| o.id == id).and_then(|o| o.long).unwrap_or(id);
+                return usage(io, &format!("option not supported in the sandbox: --{}", shown));
+            }
+            "help" => {
+                let _ = io.out(HELP.as_bytes());
+                return 0;
+            }
+            "version" => {
+                let _ = io.out(common::version_text("diff").as_bytes());
+                return 0;
+            }
+            other => {
+                flags.insert(other);
+            }
+        }
+        if let Some(s) = want_style {
+            if style.map_or(false, |old| old != s) {
+                return usage(io, "conflicting output style options");
+            }
+            style = Some(s);
+        }
+    }
+    if white < WhiteSpace::Change {
+        white = match (tab_expansion, trailing) {
+            (true, true) => WhiteSpace::TabExpansionAndTrailing,
+            (true, false) => WhiteSpace::TabExpansion,
+            (false, true) => WhiteSpace::Trailing,
+            _ => WhiteSpace::Exact,
+        };
+    }
+    if from_file.is_some() && to_file.is_some() {
+        return usage(io, "--from-file and --to-file both specified");
+    }
+    if from_file.is_none() && to_file.is_none() {
+        if operands.len() < 2 {
+            let after = operands.last().cloned().unwrap_or_else(|| args[0].clone());
+            return usage(io, &format!("missing operand after '{}'", after.to_string_lossy()));
+        }
+        if operands.len() > 2 {
+            return usage(io, &format!("extra operand '{}'", operands[2].to_string_lossy()));
+        }
+    }
+    let compile = |patterns: &[Vec<u8>]| -> Result<Option<Regex>, String> {
+        if patterns.is_empty() {
+            return Ok(None);
+        }
+        let refs: Vec<&[u8]> = patterns.iter().map(|p| p.as_slice()).collect();
+        Regex::new_many(&refs, Flavor::Basic, Flags::default()).map(Some).map_err(|e| e.to_string())
+    };
+    let ignore_regex = match compile(&ignore_patterns) {
+        Ok(r) => r,
+        Err(e) => return usage_plain(io, &e),
+    };
+    let function_regex = match compile(&function_pattern.into_iter().collect::<Vec<_>>()) {
+        Ok(r) => r,
+        Err(e) => return usage_plain(io, &e),
+    };
+    let style = style.unwrap_or(Style::Normal);
+    let mut label_iter = labels.into_iter();
+    let format = Format {
+        style,
+        context: context.unwrap_or(3),
+        initial_tab: flags.contains("initial-tab"),
+        expand_tabs: flags.contains("expand-tabs"),
+        tabsize,
+        suppress_blank_empty: flags.contains("suppress-blank-empty"),
+        ignore_blank_lines: flags.contains("ignore-blank-lines"),
+        ignore_regex,
+        function_regex,
+        white,
+        labels: [label_iter.next(), label_iter.next()],
+        width,
+        left_column: flags.contains("left-column"),
+        suppress_common: flags.contains("suppress-common-lines"),
+    };
+    let config = Config {
+        format,
+        compare: Compare { ignore_case, white, tabsize },
+        brief: flags.contains("brief"),
+        report_identical: flags.contains("report-identical-files"),
+        recursive: flags.contains("recursive"),
+        new_file: flags.contains("new-file"),
+        unidirectional: flags.contains("unidirectional-new-file"),
+        text: flags.contains("text"),
+        minimal: flags.contains("minimal"),
+        heuristic: flags.contains("speed-large-files"),
+        horizon,
+        strip_cr: flags.contains("strip-trailing-cr"),
+        no_dereference: flags.contains("no-dereference"),
+        excludes,
+        starting_file,
+        switches: option_words(&args[1..]),
+    };
+    let mut session = dirs::Session::new(&config, io);
+    let mut status = 0;
+    match (from_file, to_file) {
+        (Some(from), _) => {
+            for op in &operands {
+                status = status.max(session.compare_top(os_bytes(&from), os_bytes(op)));
+            }
+        }
+        (_, Some(to)) => {
+            for op in &operands {
+                status = status.max(session.compare_top(os_bytes(op), os_bytes(&to)));
+            }
+        }
+        _ => status = session.compare_top(os_bytes(&operands[0]), os_bytes(&operands[1])),
+    }
+    session.finish(status)
+}
+
+fn usage_plain(io: &mut Io, message: &str) -> i32 {
+    let _ = writeln!(io.stderr, "{}: {}", io.name, message);
+    2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switch_words_keep_separate_arguments() {
+        let args: Vec<OsString> = ["-r", "a", "-U", "1", "-x", "*.o", "b", "--label=A"].iter().map(OsString::from).collect();
+        assert_eq!(String::from_utf8(option_words(&args)).unwrap(), " -r -U 1 -x '*.o' '--label=A'");
+    }
+}

@@ -1,0 +1,814 @@
+//! The comparison itself, shaped like GNU diff 3.8 so that hunks come out the same: the
+//! identical prefix and suffix are set aside first (keeping `horizon` lines of each), lines
+//! are put into equivalence classes under the --ignore-* options, lines matching nothing
+//! in the other file are discarded up front, Myers' O(ND) algorithm with GNU's midpoint
+//! search splits the rest, and changed runs are finally slid to GNU's preferred places.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+/// One input split into lines. Line `i` spans `starts[i]..starts[i + 1]`, newline included.
+pub struct Text {
+    pub data: Vec<u8>,
+    starts: Vec<usize>,
+    pub missing_newline: bool,
+}
+
+impl Text {
+    /// Splits `data`; with `strip_cr`, a carriage return before a newline (or at the very
+    /// end) is dropped, as --strip-trailing-cr does on input.
+    pub fn new(mut data: Vec<u8>, strip_cr: bool) -> Text {
+        if strip_cr {
+            let mut out = Vec::with_capacity(data.len());
+            for (i, &b) in data.iter().enumerate() {
+                if b == b'\r' && (i + 1 == data.len() || data[i + 1] == b'\n') {
+                    continue;
+                }
+                out.push(b);
+            }
+            data = out;
+        }
+        let mut starts = vec![0];
+        for i in memchr::memchr_iter(b'\n', &data) {
+            starts.push(i + 1);
+        }
+        let missing_newline = !data.is_empty() && data[data.len() - 1] != b'\n';
+        if missing_newline {
+            starts.push(data.len());
+        }
+        Text { data, starts, missing_newline }
+    }
+
+    pub fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Line `i` with its newline, if it has one.
+    pub fn line(&self, i: usize) -> &[u8] {
+        &self.data[self.starts[i]..self.starts[i + 1]]
+    }
+
+    /// Line `i` without its newline.
+    pub fn content(&self, i: usize) -> &[u8] {
+        let line = self.line(i);
+        match line.last() {
+            Some(b'\n') => &line[..line.len() - 1],
+            _ => line,
+        }
+    }
+
+    /// Whether line `i` is the last one and has no newline.
+    pub fn incomplete(&self, i: usize) -> bool {
+        self.missing_newline && i + 1 == self.len()
+    }
+}
+
+/// How white space is compared (GNU's order matters: later ones ignore more).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum WhiteSpace {
+    Exact,
+    TabExpansion,
+    Trailing,
+    TabExpansionAndTrailing,
+    Change,
+    All,
+}
+
+/// What counts as equal lines.
+#[derive(Clone, Copy, Debug)]
+pub struct Compare {
+    pub ignore_case: bool,
+    pub white: WhiteSpace,
+    pub tabsize: usize,
+}
+
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
+}
+
+impl Compare {
+    /// The bytes two lines must share to be equal (content without the newline).
+    pub fn key<'a>(&self, line: &'a [u8]) -> Cow<'a, [u8]> {
+        let fold = |c: u8| if self.ignore_case { c.to_ascii_lowercase() } else { c };
+        match self.white {
+            WhiteSpace::Exact if !self.ignore_case => Cow::Borrowed(line),
+            WhiteSpace::Exact => Cow::Owned(line.iter().map(|&c| fold(c)).collect()),
+            WhiteSpace::All => Cow::Owned(line.iter().filter(|&&c| !is_space(c)).map(|&c| fold(c)).collect()),
+            WhiteSpace::Change => {
+                let mut out = Vec::with_capacity(line.len());
+                let mut i = 0;
+                while i < line.len() {
+                    if is_space(line[i]) {
+                        while i < line.len() && is_space(line[i]) {
+                            i += 1;
+                        }
+                        if i == line.len() {
+                            break;
+                        }
+                        out.push(b' ');
+                    }
+                    out.push(fold(line[i]));
+                    i += 1;
+                }
+                Cow::Owned(out)
+            }
+            WhiteSpace::TabExpansion | WhiteSpace::Trailing | WhiteSpace::TabExpansionAndTrailing => {
+                let trailing = self.white != WhiteSpace::TabExpansion;
+                let expand = self.white != WhiteSpace::Trailing;
+                let mut end = line.len();
+                if trailing {
+                    while end > 0 && is_space(line[end - 1]) {
+                        end -= 1;
+                    }
+                }
+                let mut out = Vec::with_capacity(end);
+                let mut column = 0usize;
+                for &c in &line[..end] {
+                    if expand {
+                        match c {
+                            b'\x08' => column = column.saturating_sub(1),
+                            b'\t' => {
+                                let n = self.tabsize - column % self.tabsize;
+                                column += n;
+                                out.extend(std::iter::repeat(b' ').take(n));
+                                continue;
+                            }
+                            b'\r' => column = 0,
+                            _ => column += 1,
+                        }
+                    }
+                    out.push(fold(c));
+                }
+                Cow::Owned(out)
+            }
+        }
+    }
+}
+
+/// A run of changed lines: `deleted` lines of file 0 from `line0` replaced by `inserted`
+/// lines of file 1 from `line1` (0-based; for a pure insertion `line0` is the line before
+/// which it goes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    pub line0: usize,
+    pub line1: usize,
+    pub deleted: usize,
+    pub inserted: usize,
+}
+
+/// How to run the comparison.
+pub struct Settings {
+    pub compare: Compare,
+    /// Lines of the identical prefix and suffix kept in the comparison (GNU keeps the
+    /// context size, so shifting has room at the edges).
+    pub horizon: usize,
+    /// Normal, context and unified output can show a missing final newline; the ed format
+    /// cannot, and treats such a line as complete.
+    pub robust: bool,
+    /// -d: no discarding of confusing lines, no giving up on expensive searches.
+    pub minimal: bool,
+    /// --speed-large-files.
+    pub heuristic: bool,
+}
+
+/// Compares two texts and returns the changes in order.
+pub fn diff(a: &Text, b: &Text, settings: &Settings) -> Vec<Change> {
+    let same_raw = |i: usize, j: usize| {
+        a.content(i) == b.content(j) && (!settings.robust || a.incomplete(i) == b.incomplete(j))
+    };
+    let (n0, n1) = (a.len(), b.len());
+    let mut prefix = 0;
+    while prefix < n0 && prefix < n1 && same_raw(prefix, prefix) {
+        prefix += 1;
+    }
+    if prefix == n0 && prefix == n1 {
+        return Vec::new();
+    }
+    let prefix = prefix.saturating_sub(settings.horizon);
+    let mut suffix = 0;
+    let cap = n0.min(n1) - prefix;
+    while suffix < cap && same_raw(n0 - 1 - suffix, n1 - 1 - suffix) {
+        suffix += 1;
+    }
+    let suffix = suffix.saturating_sub(settings.horizon);
+    let (end0, end1) = (n0 - suffix, n1 - suffix);
+
+    // Equivalence classes for the lines in the middle. An incomplete last line compared
+    // exactly can only equal the other file's incomplete last line.
+    let separate_incomplete = settings.robust && settings.compare.white < WhiteSpace::Trailing;
+    let mut classes: HashMap<(bool, Cow<[u8]>), usize> = HashMap::new();
+    let mut equivs: [Vec<usize>; 2] = [Vec::with_capacity(end0 - prefix), Vec::with_capacity(end1 - prefix)];
+    for (f, text, end) in [(0, a, end0), (1, b, end1)] {
+        for i in prefix..end {
+            let key = (separate_incomplete && text.incomplete(i), settings.compare.key(text.content(i)));
+            let next = classes.len() + 1;
+            let class = *classes.entry(key).or_insert(next);
+            equivs[f].push(class);
+        }
+    }
+    let class_count = classes.len() + 1;
+    drop(classes);
+
+    let mut changed = [vec![false; equivs[0].len() + 2], vec![false; equivs[1].len() + 2]];
+    let (undiscarded, realindexes) = discard_confusing_lines(&equivs, class_count, settings.minimal, &mut changed);
+    {
+        let mut diags = undiscarded[0].len() + undiscarded[1].len() + 3;
+        let mut too_expensive: usize = 1;
+        while diags != 0 {
+            too_expensive <<= 1;
+            diags >>= 2;
+        }
+        let mut search = Search {
+            xv: &undiscarded[0],
+            yv: &undiscarded[1],
+            fd: vec![0; undiscarded[0].len() + undiscarded[1].len() + 3],
+            bd: vec![0; undiscarded[0].len() + undiscarded[1].len() + 3],
+            offset: undiscarded[1].len() as isize + 1,
+            too_expensive: too_expensive.max(4096) as isize,
+            heuristic: settings.heuristic,
+        };
+        search.compareseq(undiscarded[0].len() as isize, undiscarded[1].len() as isize, settings.minimal, &realindexes, &mut changed);
+    }
+    shift_boundaries(&equivs, &mut changed);
+    build_script(&changed, prefix)
+}
+
+/// Lines matching nothing in the other file are changes for sure; lines matching very many
+/// are left out of the search when they sit inside such runs. Returns, per file, the class
+/// sequence the search sees and the real index of each of its elements. `changed` is
+/// indexed from 1 (a false sentinel at each end).
+fn discard_confusing_lines(equivs: &[Vec<usize>; 2], class_count: usize, minimal: bool, changed: &mut [Vec<bool>; 2]) -> ([Vec<usize>; 2], [Vec<usize>; 2]) {
+    let mut counts = [vec![0usize; class_count], vec![0usize; class_count]];
+    for f in 0..2 {
+        for &e in &equivs[f] {
+            counts[f][e] += 1;
+        }
+    }
+    let mut discarded: [Vec<u8>; 2] = [vec![0; equivs[0].len()], vec![0; equivs[1].len()]];
+    for f in 0..2 {
+        let end = equivs[f].len();
+        let mut many = 5usize;
+        let mut tem = end / 64;
+        loop {
+            tem >>= 2;
+            if tem == 0 {
+                break;
+            }
+            many *= 2;
+        }
+        for i in 0..end {
+            let nmatch = counts[1 - f][equivs[f][i]];
+            if nmatch == 0 {
+                discarded[f][i] = 1;
+            } else if nmatch > many {
+                discarded[f][i] = 2;
+            }
+        }
+    }
+    for discards in discarded.iter_mut() {
+        cancel_provisional(discards);
+    }
+    let mut undiscarded = [Vec::new(), Vec::new()];
+    let mut realindexes = [Vec::new(), Vec::new()];
+    for f in 0..2 {
+        for (i, &e) in equivs[f].iter().enumerate() {
+            if minimal || discarded[f][i] == 0 {
+                undiscarded[f].push(e);
+                realindexes[f].push(i);
+            } else {
+                changed[f][i + 1] = true;
+            }
+        }
+    }
+    (undiscarded, realindexes)
+}
+
+/// Keeps provisional discards (2) only inside runs of sure discards, as GNU does.
+fn cancel_provisional(discards: &mut [u8]) {
+    let end = discards.len() as isize;
+    let mut i: isize = 0;
+    while i < end {
+        let at = |d: &[u8], k: isize| d[k as usize];
+        if at(discards, i) == 2 {
+            discards[i as usize] = 0;
+        } else if at(discards, i) != 0 {
+            let mut j = i;
+            let mut provisional = 0isize;
+            while j < end {
+                if at(discards, j) == 0 {
+                    break;
+                }
+                if at(discards, j) == 2 {
+                    provisional += 1;
+                }
+                j += 1;
+            }
+            while j > i && at(discards, j - 1) == 2 {
+                j -= 1;
+                discards[j as usize] = 0;
+                provisional -= 1;
+            }
+            let length = j - i;
+            if provisional * 4 > length {
+                while j > i {
+                    j -= 1;
+                    if at(discards, j) == 2 {
+                        discards[j as usize] = 0;
+                    }
+                }
+            } else {
+                let mut minimum: isize = 1;
+                let mut tem = length >> 2;
+                loop {
+                    tem >>= 2;
+                    if tem <= 0 {
+                        break;
+                    }
+                    minimum <<= 1;
+                }
+                minimum += 1;
+                let mut consec: isize = 0;
+                let mut j: isize = 0;
+                while j < length {
+                    if at(discards, i + j) != 2 {
+                        consec = 0;
+                    } else {
+                        consec += 1;
+                        if minimum == consec {
+                            j -= consec;
+                        } else if minimum < consec {
+                            discards[(i + j) as usize] = 0;
+                        }
+                    }
+                    j += 1;
+                }
+                let mut consec = 0;
+                for j in 0..length {
+                    let v = at(discards, i + j);
+                    if j >= 8 && v == 1 {
+                        break;
+                    }
+                    if v == 2 {
+                        consec = 0;
+                        discards[(i + j) as usize] = 0;
+                    } else if v == 0 {
+                        consec = 0;
+                    } else {
+                        consec += 1;
+                    }
+                    if consec == 3 {
+                        break;
+                    }
+                }
+                i += length - 1;
+                let mut consec = 0;
+                for j in 0..length {
+                    let v = at(discards, i - j);
+                    if j >= 8 && v == 1 {
+                        break;
+                    }
+                    if v == 2 {
+                        consec = 0;
+                        discards[(i - j) as usize] = 0;
+                    } else if v == 0 {
+                        consec = 0;
+                    } else {
+                        consec += 1;
+                    }
+                    if consec == 3 {
+                        break;
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Myers' search over the class sequences, with GNU's diagonal vectors and heuristics.
+struct Search<'a> {
+    xv: &'a [usize],
+    yv: &'a [usize],
+    fd: Vec<isize>,
+    bd: Vec<isize>,
+    offset: isize,
+    too_expensive: isize,
+    heuristic: bool,
+}
+
+struct Partition {
+    xmid: isize,
+    ymid: isize,
+    lo_minimal: bool,
+    hi_minimal: bool,
+}
+
+const SNAKE_LIMIT: isize = 20;
+
+impl<'a> Search<'a> {
+    fn eq(&self, x: isize, y: isize) -> bool {
+        self.xv[x as usize] == self.yv[y as usize]
+    }
+    fn f(&self, d: isize) -> isize {
+        self.fd[(d + self.offset) as usize]
+    }
+    fn b(&self, d: isize) -> isize {
+        self.bd[(d + self.offset) as usize]
+    }
+    fn set_f(&mut self, d: isize, v: isize) {
+        let k = (d + self.offset) as usize;
+        self.fd[k] = v;
+    }
+    fn set_b(&mut self, d: isize, v: isize) {
+        let k = (d + self.offset) as usize;
+        self.bd[k] = v;
+    }
+
+    /// Marks the changed lines of the whole sequences. GNU recurses; an explicit stack
+    /// keeps deep inputs within the wasm stack (the halves are independent).
+    fn compareseq(&mut self, xlim: isize, ylim: isize, minimal: bool, real: &[Vec<usize>; 2], changed: &mut [Vec<bool>; 2]) {
+        let mut stack = vec![(0isize, xlim, 0isize, ylim, minimal)];
+        while let Some((mut xoff, mut xlim, mut yoff, mut ylim, find_minimal)) = stack.pop() {
+            while xoff < xlim && yoff < ylim && self.eq(xoff, yoff) {
+                xoff += 1;
+                yoff += 1;
+            }
+            while xlim > xoff && ylim > yoff && self.eq(xlim - 1, ylim - 1) {
+                xlim -= 1;
+                ylim -= 1;
+            }
+            if xoff == xlim {
+                for y in yoff..ylim {
+                    changed[1][real[1][y as usize] + 1] = true;
+                }
+            } else if yoff == ylim {
+                for x in xoff..xlim {
+                    changed[0][real[0][x as usize] + 1] = true;
+                }
+            } else {
+                let part = self.diag(xoff, xlim, yoff, ylim, find_minimal);
+                stack.push((part.xmid, xlim, part.ymid, ylim, part.hi_minimal));
+                stack.push((xoff, part.xmid, yoff, part.ymid, part.lo_minimal));
+            }
+        }
+    }
+
+    /// Finds the midpoint of the shortest edit script for one box (GNU's `diag`).
+    fn diag(&mut self, xoff: isize, xlim: isize, yoff: isize, ylim: isize, find_minimal: bool) -> Partition {
+        let dmin = xoff - ylim;
+        let dmax = xlim - yoff;
+        let fmid = xoff - yoff;
+        let bmid = xlim - ylim;
+        let (mut fmin, mut fmax, mut bmin, mut bmax) = (fmid, fmid, bmid, bmid);
+        let odd = (fmid - bmid) & 1 != 0;
+        self.set_f(fmid, xoff);
+        self.set_b(bmid, xlim);
+        let mut c: isize = 1;
+        loop {
+            let mut big_snake = false;
+            if fmin > dmin {
+                fmin -= 1;
+                self.set_f(fmin - 1, -1);
+            } else {
+                fmin += 1;
+            }
+            if fmax < dmax {
+                fmax += 1;
+                self.set_f(fmax + 1, -1);
+            } else {
+                fmax -= 1;
+            }
+            let mut d = fmax;
+            while d >= fmin {
+                let (tlo, thi) = (self.f(d - 1), self.f(d + 1));
+                let x0 = if tlo < thi { thi } else { tlo + 1 };
+                let (mut x, mut y) = (x0, x0 - d);
+                while x < xlim && y < ylim && self.eq(x, y) {
+                    x += 1;
+                    y += 1;
+                }
+                if x - x0 > SNAKE_LIMIT {
+                    big_snake = true;
+                }
+                self.set_f(d, x);
+                if odd && bmin <= d && d <= bmax && self.b(d) <= x {
+                    return Partition { xmid: x, ymid: y, lo_minimal: true, hi_minimal: true };
+                }
+                d -= 2;
+            }
+            if bmin > dmin {
+                bmin -= 1;
+                self.set_b(bmin - 1, isize::MAX);
+            } else {
+                bmin += 1;
+            }
+            if bmax < dmax {
+                bmax += 1;
+                self.set_b(bmax + 1, isize::MAX);
+            } else {
+                bmax -= 1;
+            }
+            let mut d = bmax;
+            while d >= bmin {
+                let (tlo, thi) = (self.b(d - 1), self.b(d + 1));
+                let x0 = if tlo < thi { tlo } else { thi - 1 };
+                let (mut x, mut y) = (x0, x0 - d);
+                while xoff < x && yoff < y && self.eq(x - 1, y - 1) {
+                    x -= 1;
+                    y -= 1;
+                }
+                if x0 - x > SNAKE_LIMIT {
+                    big_snake = true;
+                }
+                self.set_b(d, x);
+                if !odd && fmin <= d && d <= fmax && x <= self.f(d) {
+                    return Partition { xmid: x, ymid: y, lo_minimal: true, hi_minimal: true };
+                }
+                d -= 2;
+            }
+            if !find_minimal {
+                if c > 200 && big_snake && self.heuristic {
+                    if let Some(part) = self.big_snake_heuristic(xoff, xlim, yoff, ylim, c, (fmin, fmax, fmid), (bmin, bmax, bmid)) {
+                        return part;
+                    }
+                }
+                if c >= self.too_expensive {
+                    return self.give_up(xoff, xlim, yoff, ylim, (fmin, fmax), (bmin, bmax));
+                }
+            }
+            c += 1;
+        }
+    }
+
+    /// --speed-large-files: accept a diagonal that made much progress and ends in a snake.
+    #[allow(clippy::too_many_arguments)]
+    fn big_snake_heuristic(&self, xoff: isize, xlim: isize, yoff: isize, ylim: isize, c: isize, f: (isize, isize, isize), b: (isize, isize, isize)) -> Option<Partition> {
+        let (fmin, fmax, fmid) = f;
+        let (bmin, bmax, bmid) = b;
+        let mut best = 0;
+        let mut best_part = None;
+        let mut d = fmax;
+        while d >= fmin {
+            let dd = d - fmid;
+            let x = self.f(d);
+            let y = x - d;
+            let v = (x - xoff) * 2 - dd;
+            if v > 12 * (c + dd.abs()) && v > best && xoff + SNAKE_LIMIT <= x && x < xlim && yoff + SNAKE_LIMIT <= y && y < ylim {
+                let mut k = 1;
+                while k <= SNAKE_LIMIT && self.eq(x - k, y - k) {
+                    k += 1;
+                }
+                if k == SNAKE_LIMIT + 1 {
+                    best = v;
+                    best_part = Some(Partition { xmid: x, ymid: y, lo_minimal: true, hi_minimal: false });
+                }
+            }
+            d -= 2;
+        }
+        if best_part.is_some() {
+            return best_part;
+        }
+        best = 0;
+        let mut d = bmax;
+        while d >= bmin {
+            let dd = d - bmid;
+            let x = self.b(d);
+            let y = x - d;
+            let v = (xlim - x) * 2 + dd;
+            if v > 12 * (c + dd.abs()) && v > best && xoff < x && x <= xlim - SNAKE_LIMIT && yoff < y && y <= ylim - SNAKE_LIMIT {
+                let mut k = 0;
+                while k < SNAKE_LIMIT && self.eq(x + k, y + k) {
+                    k += 1;
+                }
+                if k == SNAKE_LIMIT {
+                    best = v;
+                    best_part = Some(Partition { xmid: x, ymid: y, lo_minimal: false, hi_minimal: true });
+                }
+            }
+            d -= 2;
+        }
+        best_part
+    }
+
+    /// The search went on too long: split halfway between the best forward and backward
+    /// reaches, as GNU does.
+    fn give_up(&self, xoff: isize, xlim: isize, yoff: isize, ylim: isize, f: (isize, isize), b: (isize, isize)) -> Partition {
+        let (mut fxybest, mut fxbest) = (-1isize, 0isize);
+        let mut d = f.1;
+        while d >= f.0 {
+            let mut x = self.f(d).min(xlim);
+            let mut y = x - d;
+            if ylim < y {
+                x = ylim + d;
+                y = ylim;
+            }
+            if fxybest < x + y {
+                fxybest = x + y;
+                fxbest = x;
+            }
+            d -= 2;
+        }
+        let (mut bxybest, mut bxbest) = (isize::MAX, 0isize);
+        let mut d = b.1;
+        while d >= b.0 {
+            let mut x = xoff.max(self.b(d));
+            let mut y = x - d;
+            if y < yoff {
+                x = yoff + d;
+                y = yoff;
+            }
+            if x + y < bxybest {
+                bxybest = x + y;
+                bxbest = x;
+            }
+            d -= 2;
+        }
+        if (xlim + ylim) - bxybest < fxybest - (xoff + yoff) {
+            Partition { xmid: fxbest, ymid: fxybest - fxbest, lo_minimal: true, hi_minimal: false }
+        } else {
+            Partition { xmid: bxbest, ymid: bxybest - bxbest, lo_minimal: false, hi_minimal: true }
+        }
+    }
+}
+
+/// Slides each run of changes as far down as it goes, merging with neighbouring runs, then
+/// back up to line up with a run in the other file if it can (GNU's shift_boundaries).
+fn shift_boundaries(equivs: &[Vec<usize>; 2], changed: &mut [Vec<bool>; 2]) {
+    for f in 0..2 {
+        let (first, second) = changed.split_at_mut(1);
+        let (ch, other) = if f == 0 { (&mut first[0], &second[0]) } else { (&mut second[0], &first[0]) };
+        let eq = &equivs[f];
+        // Indices below are GNU's; the vectors carry a sentinel at index 0.
+        let c = |v: &Vec<bool>, k: isize| v[(k + 1) as usize];
+        let i_end = eq.len() as isize;
+        let mut i: isize = 0;
+        let mut j: isize = 0;
+        loop {
+            while i < i_end && !c(ch, i) {
+                while c(other, j) {
+                    j += 1;
+                }
+                j += 1;
+                i += 1;
+            }
+            if i == i_end {
+                break;
+            }
+            let mut start = i;
+            i += 1;
+            while c(ch, i) {
+                i += 1;
+            }
+            while c(other, j) {
+                j += 1;
+            }
+            let mut corresponding;
+            loop {
+                let runlength = i - start;
+                while start > 0 && eq[(start - 1) as usize] == eq[(i - 1) as usize] {
+                    start -= 1;
+                    ch[(start + 1) as usize] = true;
+                    i -= 1;
+                    ch[(i + 1) as usize] = false;
+                    while c(ch, start - 1) {
+                        start -= 1;
+                    }
+                    j -= 1;
+                    while c(other, j) {
+                        j -= 1;
+                    }
+                }
+                corresponding = if c(other, j - 1) { i } else { i_end };
+                while i != i_end && eq[start as usize] == eq[i as usize] {
+                    ch[(start + 1) as usize] = false;
+                    start += 1;
+                    ch[(i + 1) as usize] = true;
+                    i += 1;
+                    while c(ch, i) {
+                        i += 1;
+                    }
+                    j += 1;
+                    while c(other, j) {
+                        j += 1;
+                        corresponding = i;
+                    }
+                }
+                if runlength == i - start {
+                    break;
+                }
+            }
+            while corresponding < i {
+                start -= 1;
+                ch[(start + 1) as usize] = true;
+                i -= 1;
+                ch[(i + 1) as usize] = false;
+                j -= 1;
+                while c(other, j) {
+                    j -= 1;
+                }
+            }
+        }
+    }
+}
+
+/// Turns the changed-line flags into runs, offset by the set-aside prefix.
+fn build_script(changed: &[Vec<bool>; 2], prefix: usize) -> Vec<Change> {
+    let (len0, len1) = (changed[0].len() - 2, changed[1].len() - 2);
+    let (c0, c1) = (&changed[0][1..], &changed[1][1..]);
+    let mut out = Vec::new();
+    let (mut i0, mut i1) = (0, 0);
+    while i0 < len0 || i1 < len1 {
+        if c0[i0] || c1[i1] {
+            let (line0, line1) = (i0, i1);
+            while c0[i0] {
+                i0 += 1;
+            }
+            while c1[i1] {
+                i1 += 1;
+            }
+            out.push(Change { line0: line0 + prefix, line1: line1 + prefix, deleted: i0 - line0, inserted: i1 - line1 });
+        }
+        i0 += 1;
+        i1 += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(horizon: usize) -> Settings {
+        Settings { compare: Compare { ignore_case: false, white: WhiteSpace::Exact, tabsize: 8 }, horizon, robust: true, minimal: false, heuristic: false }
+    }
+
+    fn run(a: &str, b: &str) -> Vec<(usize, usize, usize, usize)> {
+        let (ta, tb) = (Text::new(a.as_bytes().to_vec(), false), Text::new(b.as_bytes().to_vec(), false));
+        diff(&ta, &tb, &settings(0)).iter().map(|c| (c.line0, c.line1, c.deleted, c.inserted)).collect()
+    }
+
+    #[test]
+    fn identical_inputs_have_no_changes() {
+        assert!(run("a\nb\n", "a\nb\n").is_empty());
+        assert!(run("", "").is_empty());
+    }
+
+    #[test]
+    fn simple_change_insert_delete() {
+        assert_eq!(run("a\nb\nc\n", "a\nB\nc\n"), vec![(1, 1, 1, 1)]);
+        assert_eq!(run("a\nc\n", "a\nb\nc\n"), vec![(1, 1, 0, 1)]);
+        assert_eq!(run("a\nb\nc\n", "a\nc\n"), vec![(1, 1, 1, 0)]);
+        assert_eq!(run("", "x\n"), vec![(0, 0, 0, 1)]);
+    }
+
+    #[test]
+    fn insertion_of_a_repeated_line_goes_last() {
+        // GNU reports "2a3" for a duplicated last line.
+        assert_eq!(run("a\nb\n", "a\nb\nb\n"), vec![(2, 2, 0, 1)]);
+        assert_eq!(run("x\n\ny\n", "x\n\ny\n\nz\n"), vec![(3, 3, 0, 2)]);
+    }
+
+    #[test]
+    fn missing_newline_is_a_difference() {
+        assert_eq!(run("a", "a\n"), vec![(0, 0, 1, 1)]);
+    }
+
+    #[test]
+    fn ignore_keys() {
+        let c = Compare { ignore_case: true, white: WhiteSpace::Change, tabsize: 8 };
+        assert_eq!(c.key(b"  A\t b  ").as_ref(), b" a b");
+        let c = Compare { ignore_case: false, white: WhiteSpace::All, tabsize: 8 };
+        assert_eq!(c.key(b" a b ").as_ref(), b"ab");
+        let c = Compare { ignore_case: false, white: WhiteSpace::TabExpansion, tabsize: 8 };
+        assert_eq!(c.key(b"ab\tc").as_ref(), b"ab      c");
+    }
+
+    #[test]
+    fn strip_cr() {
+        let t = Text::new(b"a\r\nb\r".to_vec(), true);
+        assert_eq!(t.len(), 2);
+        assert_eq!(t.line(0), b"a\n");
+        assert_eq!(t.line(1), b"b");
+    }
+
+    #[test]
+    fn discards_keep_shapes_valid() {
+        // Many unmatched lines mixed with common ones: the script must still transform.
+        let a: String = (0..200).map(|i| format!("{}\n", if i % 3 == 0 { "x".to_string() } else { i.to_string() })).collect();
+        let b: String = (0..200).map(|i| format!("{}\n", if i % 5 == 0 { "x".to_string() } else { (i * 7).to_string() })).collect();
+        let (ta, tb) = (Text::new(a.into_bytes(), false), Text::new(b.into_bytes(), false));
+        let changes = diff(&ta, &tb, &settings(3));
+        let (mut i0, mut i1) = (0, 0);
+        for c in &changes {
+            while i0 < c.line0 {
+                assert_eq!(ta.line(i0), tb.line(i1));
+                i0 += 1;
+                i1 += 1;
+            }
+            assert_eq!(i1, c.line1);
+            i0 += c.deleted;
+            i1 += c.inserted;
+        }
+        assert_eq!(ta.len() - i0, tb.len() - i1);
+    }
+}
