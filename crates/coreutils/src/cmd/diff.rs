@@ -12,6 +12,8 @@ mod dirs;
 mod format;
 #[path = "diff/side.rs"]
 mod side;
+#[path = "diff/text.rs"]
+mod text;
 
 use std::ffi::OsString;
 
