@@ -259,6 +259,31 @@ fn run(args: &[String]) -> Outcome {
             let sr = airlock_sys::wait(r as i32, 0).map_err(errno_to_io)?;
             writeln!(out, "statuses {} {}", sw.map(|s| s.status).unwrap_or(999), sr.map(|s| s.status).unwrap_or(999))?;
         }
+        "pipe3" => {
+            // probe emit N | probe cat | probe count: a three-stage pipeline for throughput.
+            let bytes = number(args, 1)?;
+            let (r1, w1) = airlock_sys::pipe().map_err(errno_to_io)?;
+            let (r2, w2) = airlock_sys::pipe().map_err(errno_to_io)?;
+            let mut first = airlock_sys::SpawnRequest::new("probe", &["probe", "emit", &bytes.to_string()]);
+            first.fds[1].parent_fd = w1;
+            let mut middle = airlock_sys::SpawnRequest::new("probe", &["probe", "cat"]);
+            middle.fds[0].parent_fd = r1;
+            middle.fds[1].parent_fd = w2;
+            let mut last = airlock_sys::SpawnRequest::new("probe", &["probe", "count"]);
+            last.fds[0].parent_fd = r2;
+            out.flush()?;
+            let pids = [
+                airlock_sys::spawn(&first).map_err(errno_to_io)?,
+                airlock_sys::spawn(&middle).map_err(errno_to_io)?,
+                airlock_sys::spawn(&last).map_err(errno_to_io)?,
+            ];
+            for fd in [r1, w1, r2, w2] {
+                raw_wasi::close(fd);
+            }
+            for pid in pids {
+                airlock_sys::wait(pid as i32, 0).map_err(errno_to_io)?;
+            }
+        }
         "yes-head" => {
             // `probe yes | probe head1`: head ends after one line, yes must then die of SIGPIPE.
             let (read_end, write_end) = airlock_sys::pipe().map_err(errno_to_io)?;

@@ -33,6 +33,10 @@ export class Pipe {
     return this.buffer.length;
   }
 
+  /**
+   * Reads up to `max` bytes. The result may be a view into the pipe's buffer, valid until
+   * the next operation on the pipe: callers copy it out at once (fd_read does).
+   */
   read(max: number, nonBlocking = false): MaybeBlocked<Uint8Array> {
     if (this.length === 0) {
       if (this.writers === 0) return new Uint8Array(0);
@@ -40,14 +44,21 @@ export class Pipe {
       return this.waitIn(this.readWaiters, this.hostWriters > 0 ? 'external' : 'internal', 'pipe read');
     }
     const count = Math.min(max, this.length);
-    const out = new Uint8Array(count);
     const firstPart = Math.min(count, this.buffer.length - this.start);
-    out.set(this.buffer.subarray(this.start, this.start + firstPart));
-    if (firstPart < count) out.set(this.buffer.subarray(0, count - firstPart), firstPart);
+    let out: Uint8Array;
+    if (firstPart === count) {
+      out = this.buffer.subarray(this.start, this.start + count);
+    } else {
+      out = new Uint8Array(count);
+      out.set(this.buffer.subarray(this.start, this.start + firstPart));
+      out.set(this.buffer.subarray(0, count - firstPart), firstPart);
+    }
     this.start = (this.start + count) % this.buffer.length;
     this.length -= count;
+    // Rewinding to 0 when empty keeps later reads contiguous (views instead of copies); a
+    // view handed out above is consumed before any write can overwrite it.
     if (this.length === 0) this.start = 0;
-    wakeAll(this.writeWaiters);
+    if (this.writeWaiters.length > 0) wakeAll(this.writeWaiters);
     return out;
   }
 
@@ -66,7 +77,7 @@ export class Pipe {
     this.buffer.set(data.subarray(0, firstPart), end);
     if (firstPart < count) this.buffer.set(data.subarray(firstPart, count), 0);
     this.length += count;
-    wakeAll(this.readWaiters);
+    if (this.readWaiters.length > 0) wakeAll(this.readWaiters);
     return count;
   }
 

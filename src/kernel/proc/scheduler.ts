@@ -105,9 +105,9 @@ export class Scheduler {
     return this.deadlineAt === undefined ? undefined : Math.max(0, this.deadlineAt - now());
   }
 
-  /** Whether `process` must end now because the deadline passed. */
-  pastDeadline(process: Schedulable): boolean {
-    return this.deadlineAt !== undefined && !process.deadlineExempt && now() >= this.deadlineAt;
+  /** Whether `process` must end now because the deadline passed (`at`: the current time). */
+  pastDeadline(process: Schedulable, at = now()): boolean {
+    return this.deadlineAt !== undefined && !process.deadlineExempt && at >= this.deadlineAt;
   }
 
   private expire(): void {
@@ -123,8 +123,8 @@ export class Scheduler {
   // ---- fairness with the host ------------------------------------------------------------
 
   /** Whether the thread has run long enough without giving the host a turn. */
-  shouldYield(): boolean {
-    return now() - this.lastMacrotask > YIELD_EVERY_MS;
+  shouldYield(at = now()): boolean {
+    return at - this.lastMacrotask > YIELD_EVERY_MS;
   }
 
   /** Resolves after a macrotask, giving queued host messages their turn. */

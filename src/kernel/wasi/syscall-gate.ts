@@ -24,8 +24,9 @@ export class SyscallGate {
   /** Wraps a syscall implementation for the import object. */
   wrap<F extends AnyImport>(fn: F): (...args: Parameters<F>) => number {
     return this.runner.wrap((...args: Parameters<F>): SyscallResult => {
-      this.checkAlive();
-      if (this.runner.canSuspend && this.scheduler.shouldYield()) {
+      const at = performance.now();
+      this.checkAlive(at);
+      if (this.runner.canSuspend && this.scheduler.shouldYield(at)) {
         return this.scheduler.yieldToHost().then(() => {
           this.checkAlive();
           return invoke(fn, args);
@@ -35,10 +36,10 @@ export class SyscallGate {
     });
   }
 
-  private checkAlive(): void {
+  private checkAlive(at = performance.now()): void {
     const process = this.process;
     if (process.pendingKill !== undefined) throw process.pendingKill;
-    if (this.scheduler.pastDeadline(process)) throw new ProcessKilled(DEADLINE_STATUS, 'deadline');
+    if (this.scheduler.pastDeadline(process, at)) throw new ProcessKilled(DEADLINE_STATUS, 'deadline');
   }
 
   /**
