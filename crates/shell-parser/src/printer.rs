@@ -26,6 +26,12 @@ pub fn command_to_string(command: &Command) -> String {
     printer.finish()
 }
 
+pub fn simple_to_string(simple: &SimpleCommand) -> String {
+    let mut printer = Printer::default();
+    printer.simple(simple);
+    printer.finish()
+}
+
 pub fn and_or_to_string(and_or: &AndOr) -> String {
     let mut printer = Printer::default();
     printer.and_or(and_or);

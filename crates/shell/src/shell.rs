@@ -111,6 +111,8 @@ pub struct Shell {
     pub decl_args: Vec<crate::expand::DeclArg>,
     /// Depth of `source` (where `return` is allowed outside functions).
     pub sourcing: u32,
+    /// The command being run, for BASH_COMMAND (kept only while traps are set).
+    pub bash_command: String,
     /// The OPTIND value `getopts` last set (a different one means the script reset it).
     pub getopts_last_optind: usize,
 }
@@ -161,6 +163,7 @@ impl Shell {
             decl_args: Vec::new(),
             sourcing: 0,
             getopts_last_optind: 1,
+            bash_command: String::new(),
         }
     }
 

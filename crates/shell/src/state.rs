@@ -48,12 +48,14 @@ pub struct State {
     pub errexit_suppressed: u32,
     pub last_arg: String,
     pub random: (u32, u32),
+    /// Background jobs (a child shell can list them: `$(jobs -p)`).
+    pub jobs: Vec<(u32, Vec<u32>, String)>,
 }
 
 codec_struct!(State {
     version, vars, scope_count, functions, aliases, set_options, shopt_options, extra_flags, positional, arg0, cwd,
     dirstack, status, pipestatus, last_bg_pid, shell_pid, traps, frames, loop_depth, subst_depth, subshell_level,
-    lineno, mode, error_prefix, source_name, open_fds, hash, elapsed_ns, errexit_suppressed, last_arg, random,
+    lineno, mode, error_prefix, source_name, open_fds, hash, elapsed_ns, errexit_suppressed, last_arg, random, jobs,
 });
 codec_struct!(CallFrame { name, source, call_line });
 
@@ -153,6 +155,7 @@ impl Shell {
             errexit_suppressed: self.errexit_suppressed,
             last_arg: self.last_arg.clone(),
             random: (self.random.seed, self.random.last),
+            jobs: self.jobs.list.iter().filter(|j| j.status.is_none()).map(|j| (j.id, j.pids.clone(), j.command.clone())).collect(),
         }
     }
 
@@ -191,6 +194,7 @@ impl Shell {
         self.last_arg = state.last_arg;
         self.random.seed = state.random.0;
         self.random.last = state.random.1;
+        self.jobs.list = state.jobs.into_iter().map(|(id, pids, command)| crate::jobs::Job { id, pids, command, status: None }).collect();
     }
 
     pub fn state_bytes(&mut self) -> Vec<u8> {

@@ -86,6 +86,10 @@ impl Traps {
         self.actions.iter().map(|(k, v)| (k.clone(), v.clone())).collect()
     }
 
+    pub fn any(&self) -> bool {
+        !self.actions.is_empty()
+    }
+
     pub fn has_debug(&self) -> bool {
         self.active().1 && self.actions.contains_key("DEBUG")
     }

@@ -44,7 +44,7 @@ pub fn printf(shell: &mut Shell, args: &[String]) -> Flow {
     let status = if formatter.errors { 1 } else { 0 };
     match target {
         Some(name) => {
-            if let Err(error) = shell.assign_scalar(&name, out, false) {
+            if let Err(error) = shell.assign_named(&name, out) {
                 return fail(shell, "printf", &error.message(), 1);
             }
             done(shell, status)
@@ -250,7 +250,7 @@ impl<'a, 's> Formatter<'a, 's> {
             's' => {
                 let mut text = self.next_arg().unwrap_or_default();
                 if let Some(precision) = spec.precision {
-                    text = text.chars().take(precision).collect();
+                    text = truncate_bytes(&text, precision);
                 }
                 out.push_str(&pad(&text, spec, false));
             }
@@ -258,7 +258,7 @@ impl<'a, 's> Formatter<'a, 's> {
                 let arg = self.next_arg().unwrap_or_default();
                 let (mut text, stop) = super::echo::unescape(&arg, false);
                 if let Some(precision) = spec.precision {
-                    text = text.chars().take(precision).collect();
+                    text = truncate_bytes(&text, precision);
                 }
                 out.push_str(&pad(&text, spec, false));
                 if stop {
@@ -330,10 +330,11 @@ impl<'a, 's> Formatter<'a, 's> {
     }
 }
 
-/// Pads to the field width (left-justified with `-`).
+/// Pads to the field width (left-justified with `-`). Widths count bytes, as C's printf
+/// (and bash's) do.
 fn pad(text: &str, spec: &Spec, _numeric: bool) -> String {
     let width = spec.width.unwrap_or(0);
-    let len = text.chars().count();
+    let len = crate::text::to_bytes(text).len();
     if len >= width {
         return text.to_string();
     }
@@ -343,6 +344,15 @@ fn pad(text: &str, spec: &Spec, _numeric: bool) -> String {
     } else {
         format!("{}{}", fill, text)
     }
+}
+
+/// The first `n` bytes of a string (possibly splitting a character, as C does).
+fn truncate_bytes(text: &str, n: usize) -> String {
+    let bytes = crate::text::to_bytes(text);
+    if bytes.len() <= n {
+        return text.to_string();
+    }
+    crate::text::from_bytes(&bytes[..n])
 }
 
 /// A number with sign, prefix, precision (minimum digits) and zero or space padding.
@@ -407,7 +417,14 @@ pub fn format_float(value: f64, conversion: char, precision: Option<usize>, alt:
     }
     let precision = precision.unwrap_or(6);
     let text = match conversion.to_ascii_lowercase() {
-        'f' => format!("{:.*}", precision, value),
+        'f' => {
+            let text = format!("{:.*}", precision, value);
+            if alt && precision == 0 {
+                format!("{}.", text)
+            } else {
+                text
+            }
+        }
         'e' | 'a' => exponent_form(value, precision),
         _ => {
             let p = if precision == 0 { 1 } else { precision };

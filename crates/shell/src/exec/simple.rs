@@ -19,6 +19,9 @@ impl Shell {
         self.lineno = command.line;
         self.subst_status = None;
         let procsub_mark = self.procsub_fds.len();
+        if self.traps.any() && !self.in_trap {
+            self.bash_command = shell_parser::printer::simple_to_string(command);
+        }
         if self.traps.has_debug() && !self.in_trap {
             propagate!(self.run_debug_trap(command));
         }

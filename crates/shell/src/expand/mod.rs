@@ -94,7 +94,7 @@ impl Shell {
     fn expand_word_into(&mut self, word: &Word, out: &mut Vec<String>) -> Result<(), Flow> {
         // The common case: one plain word.
         if let [WordPart::Literal(text)] = word.parts.as_slice() {
-            if !crate::pattern::has_glob_chars(text, false) || self.options.get(Opt::Noglob) {
+            if !crate::pattern::has_glob_chars(text, self.options.shopt(Shopt::Extglob)) || self.options.get(Opt::Noglob) {
                 out.push(text.clone());
                 return Ok(());
             }

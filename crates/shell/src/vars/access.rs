@@ -235,6 +235,26 @@ impl Shell {
         })
     }
 
+    /// Assigns to `name` or `name[subscript]` given as text (`printf -v`, `read`).
+    pub fn assign_named(&mut self, target: &str, value: String) -> Result<(), AssignError> {
+        if let Some(open) = target.find('[') {
+            if target.ends_with(']') && open > 0 {
+                let name = &target[..open];
+                let inner = &target[open + 1..target.len() - 1];
+                let key = if self.is_assoc(name) {
+                    Key::Name(inner.to_string())
+                } else {
+                    Key::Index(self.eval_arith_text(inner).map_err(AssignError::Arith)?)
+                };
+                return self.assign_element(name, key, value, false);
+            }
+        }
+        if !shell_parser::is_name(target) {
+            return Err(AssignError::Other(format!("`{}': not a valid identifier", target)));
+        }
+        self.assign_scalar(target, value, false)
+    }
+
     /// Sets a variable from the shell's own code (no attribute checks beyond readonly).
     pub fn set_var(&mut self, name: &str, value: &str) {
         let _ = self.assign_scalar(name, value.to_string(), false);

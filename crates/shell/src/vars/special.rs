@@ -46,7 +46,7 @@ impl Random {
 
 const DYNAMIC_NAMES: &[&str] = &[
     "RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_SUBSHELL", "PIPESTATUS",
-    "FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "SHELLOPTS", "BASHOPTS", "DIRSTACK", "BASH_ARGC", "BASH_ARGV", "_",
+    "FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "SHELLOPTS", "BASHOPTS", "DIRSTACK", "BASH_ARGC", "BASH_ARGV", "_", "BASH_COMMAND",
 ];
 
 impl Shell {
@@ -68,6 +68,7 @@ impl Shell {
             }
             "BASH_SUBSHELL" => self.subshell_level.to_string(),
             "_" => self.last_arg.clone(),
+            "BASH_COMMAND" => self.bash_command.clone(),
             "SHELLOPTS" => {
                 let names: Vec<&str> = crate::options::SET_OPTIONS
                     .iter()
