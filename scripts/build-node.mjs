@@ -1,4 +1,5 @@
-// Bundles what Node runs from dist/: the sandbox child's kernel, the CLI and the server.
+// Bundles what Node runs from dist/: the sandbox child's kernel, the Node host API, the CLI
+// and the server.
 import { build } from 'esbuild';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,16 @@ export async function buildNode(root) {
   await build({
     entryPoints: [join(root, 'src/cli/main.ts')],
     outfile: join(root, 'dist/node/cli.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['esbuild'],
+    logLevel: 'warning',
+  });
+  await build({
+    entryPoints: [join(root, 'src/host/node/index.ts')],
+    outfile: join(root, 'dist/node/index.mjs'),
     bundle: true,
     platform: 'node',
     format: 'esm',
