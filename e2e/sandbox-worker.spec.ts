@@ -34,3 +34,14 @@ test('the host API works from the page: files, runs, errors', async ({ page }) =
   expect(result.missing.exitCode).toBe(127);
   expect(result.roError).toBe('EROFS');
 });
+
+test('the sandbox worker realm is hardened: no network or storage globals, no eval', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.locator('#status')).toContainText('Ready', { timeout: 30_000 });
+  // Asked of the worker itself: DevTools evaluation would bypass the worker's CSP.
+  const report = await page.evaluate(async () => {
+    const sandbox = await (window as unknown as { airlock: { sandbox: Promise<{ selfCheck(): Promise<unknown> }> } }).airlock.sandbox;
+    return sandbox.selfCheck();
+  });
+  expect(report).toEqual({ reachableGlobals: [], codeGeneration: 'blocked' });
+});

@@ -5,7 +5,7 @@
 import * as Comlink from 'comlink';
 import { KernelService } from '../src/kernel/kernel-service.js';
 import { guardEndpoint, installErrorTransfer } from '../src/protocol/channel.js';
-import { hardenRealm } from './harden.js';
+import { FORBIDDEN_GLOBALS, hardenRealm } from './harden.js';
 
 const scope = globalThis as unknown as DedicatedWorkerGlobalScope;
 // The host names the worker `airlock-sandbox:<messageBytes>`.
@@ -14,7 +14,7 @@ const post = scope.postMessage.bind(scope);
 const close = scope.close.bind(scope);
 
 installErrorTransfer();
-const service = new KernelService((event) => post(event));
+const service = new KernelService((event) => post(event), FORBIDDEN_GLOBALS);
 const endpoint = guardEndpoint(scope as unknown as Comlink.Endpoint, messageBytes, () => close());
 hardenRealm(scope);
 Comlink.expose(service, endpoint);

@@ -11,7 +11,7 @@ import { KernelService } from '../src/kernel/kernel-service.js';
 import { installErrorTransfer } from '../src/protocol/channel.js';
 import type { KernelInit, ModuleSpec } from '../src/protocol/messages.js';
 import { framedEndpoint } from '../src/protocol/node-framing.js';
-import { hardenRealm } from './harden.js';
+import { FORBIDDEN_GLOBALS, hardenRealm } from './harden.js';
 
 const exit = process.exit.bind(process);
 const argument = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -49,6 +49,6 @@ class NodeKernelService extends KernelService {
   }
 }
 
-const service = new NodeKernelService((event) => endpoint.postMessage(event));
+const service = new NodeKernelService((event) => endpoint.postMessage(event), FORBIDDEN_GLOBALS);
 hardenRealm();
 Comlink.expose(service, endpoint);

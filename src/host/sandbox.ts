@@ -9,7 +9,7 @@
 
 import { resolveLimits, HARD_KILL_GRACE_MS, type SandboxLimits } from '../protocol/limits.js';
 import { AirlockError, LimitError, SandboxClosedError } from '../protocol/errors.js';
-import { PROTOCOL_VERSION, type DirEntry, type ErrorClass, type RunReply, type StatResult } from '../protocol/messages.js';
+import { PROTOCOL_VERSION, type DirEntry, type ErrorClass, type RealmReport, type RunReply, type StatResult } from '../protocol/messages.js';
 import type { MountEntry } from '../protocol/records.js';
 import type { KernelConnection, Platform } from './connection.js';
 import { Mirror } from './mirror.js';
@@ -357,6 +357,11 @@ export class Sandbox {
       await copy.loadCheckpoint({ mirror: this.checkpoint.mirror.clone(), shellState: this.checkpoint.shellState });
       return copy;
     });
+  }
+
+  /** The worker's report on its own hardening: no forbidden globals, no code generation. */
+  selfCheck(): Promise<RealmReport> {
+    return this.read(() => this.connection.api.selfCheck());
   }
 
   /** Ends the worker. Later calls reject with SandboxClosedError. */

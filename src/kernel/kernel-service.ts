@@ -8,6 +8,7 @@ import {
   type DirEntry,
   type KernelApi,
   type KernelInit,
+  type RealmReport,
   type RunReply,
   type RunRequest,
   type StatResult,
@@ -54,7 +55,11 @@ export class KernelService implements KernelApi {
   private kernel: Kernel | undefined;
   private readonly output: OutputBatcher;
 
-  constructor(emit: (event: WorkerEvent) => void) {
+  constructor(
+    emit: (event: WorkerEvent) => void,
+    /** The globals the worker entry removed (to report whether any came back). */
+    private readonly forbiddenGlobals: readonly string[] = [],
+  ) {
     this.output = new OutputBatcher(emit);
   }
 
@@ -136,6 +141,18 @@ export class KernelService implements KernelApi {
 
   async takeChanges(budgetBytes: number): Promise<ChangeBatch> {
     return this.k.takeChanges(budgetBytes);
+  }
+
+  async selfCheck(): Promise<RealmReport> {
+    const scope = globalThis as unknown as Record<string, unknown>;
+    let codeGeneration: RealmReport['codeGeneration'] = 'allowed';
+    try {
+      // An indirect eval: the realm must refuse it (CSP / --disallow-code-generation-from-strings).
+      (0, eval)('0');
+    } catch {
+      codeGeneration = 'blocked';
+    }
+    return { reachableGlobals: this.forbiddenGlobals.filter((name) => scope[name] !== undefined), codeGeneration };
   }
 
   async loadImage(page: { records: InodeRecord[]; deleted: number[]; shellState?: Uint8Array; last: boolean }): Promise<void> {

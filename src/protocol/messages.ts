@@ -109,6 +109,15 @@ export interface KernelApi {
    * the message limit), then `shellState` with the last page.
    */
   loadImage(page: { records: InodeRecord[]; deleted: number[]; shellState?: Uint8Array; last: boolean }): Promise<void>;
+  /** The worker's own view of its realm's hardening (for diagnostics and tests). */
+  selfCheck(): Promise<RealmReport>;
+}
+
+export interface RealmReport {
+  /** Forbidden globals (workers/harden.ts) still reachable. Must be empty. */
+  reachableGlobals: string[];
+  /** Whether eval / new Function work. Must be 'blocked'. */
+  codeGeneration: 'blocked' | 'allowed';
 }
 
 /** Messages the worker sends without being asked. */

@@ -184,3 +184,11 @@ describe('allowlist', () => {
     await sandbox.destroy();
   });
 });
+
+describe('realm hardening', () => {
+  it('the child reports no forbidden globals and no code generation', async () => {
+    const sandbox = await create();
+    expect(await sandbox.selfCheck()).toEqual({ reachableGlobals: [], codeGeneration: 'blocked' });
+    await sandbox.destroy();
+  });
+});
