@@ -7,16 +7,19 @@
 
 pub mod args;
 pub mod canon;
+pub mod duration;
 pub mod error;
 pub mod fnmatch;
 pub mod fsext;
 pub mod fsops;
 pub mod human;
+pub mod identity;
 pub mod io;
 pub mod modes;
 pub mod process;
 pub mod quotearg;
 pub mod regex;
+pub mod signals;
 pub mod size;
 pub mod targets;
 pub mod timefmt;

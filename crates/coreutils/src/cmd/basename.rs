@@ -1,0 +1,87 @@
+//! `basename`: strips directories (and optionally a suffix) from names; `-a` for several
+//! names, `-s SUFFIX` (implies -a), `-z` ends lines with NUL.
+
+use std::ffi::OsString;
+
+use common::args::{os_bytes, parse, HasArg, Order, Parsed};
+use common::io::quote;
+use common::{Io, OptSpec};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("multiple", 'a', "multiple"),
+    OptSpec::both("suffix", 's', "suffix", HasArg::Required),
+    OptSpec::flag("zero", 'z', "zero"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let mut multiple = false;
+    let mut suffix: Option<Vec<u8>> = None;
+    let mut terminator = b'\n';
+    let mut names: Vec<OsString> = Vec::new();
+    for item in parsed {
+        match item {
+            Parsed::Opt { id: "multiple", .. } => multiple = true,
+            Parsed::Opt { id: "suffix", value } => {
+                multiple = true;
+                suffix = value.map(|v| os_bytes(&v).to_vec());
+            }
+            Parsed::Opt { id: "zero", .. } => terminator = 0,
+            Parsed::Opt { id: "help", .. } => {
+                let text = format!("Usage: {0} NAME [SUFFIX]\n  or:  {0} OPTION... NAME...\nPrint NAME with any leading directory components removed.\nIf specified, also remove a trailing SUFFIX.\n\n  -a, --multiple       support multiple arguments and treat each as a NAME\n  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a\n  -z, --zero           end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
+                let _ = io.out(text.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {
+                let _ = io.out(common::version_text("basename").as_bytes());
+                return 0;
+            }
+            Parsed::Operand(name) => names.push(name),
+        }
+    }
+    if names.is_empty() {
+        io.error("missing operand");
+        io.try_help();
+        return 1;
+    }
+    if !multiple {
+        if names.len() > 3 || names.len() == 3 {
+            io.error(format!("extra operand {}", quote(&names[2])));
+            io.try_help();
+            return 1;
+        }
+        if names.len() == 2 {
+            suffix = Some(os_bytes(&names[1]).to_vec());
+            names.truncate(1);
+        }
+    }
+    let mut out = Vec::new();
+    for name in &names {
+        out.extend_from_slice(&base_name(os_bytes(name), suffix.as_deref()));
+        out.push(terminator);
+    }
+    let _ = io.out(&out);
+    0
+}
+
+/// The last component of `path`, without `suffix` when it ends with it (and is longer).
+fn base_name(path: &[u8], suffix: Option<&[u8]>) -> Vec<u8> {
+    let trimmed_len = path.iter().rposition(|b| *b != b'/').map_or(0, |i| i + 1);
+    if trimmed_len == 0 {
+        return if path.is_empty() { Vec::new() } else { b"/".to_vec() };
+    }
+    let trimmed = &path[..trimmed_len];
+    let start = trimmed.iter().rposition(|b| *b == b'/').map_or(0, |i| i + 1);
+    let mut base = &trimmed[start..];
+    if let Some(s) = suffix {
+        if !s.is_empty() && base.len() > s.len() && base.ends_with(s) {
+            base = &base[..base.len() - s.len()];
+        }
+    }
+    base.to_vec()
+}

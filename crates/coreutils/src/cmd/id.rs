@@ -1,0 +1,176 @@
+//! `id`: user and group ids of the current process or of named users (`-u -g -G`, with
+//! `-n` names, `-r` real ids, `-z` NUL separators). In the sandbox everything runs as uid
+//! and gid 1000 (`user`).
+
+use std::ffi::OsString;
+
+use common::args::{parse, HasArg, Order, Parsed};
+use common::identity::{self, Account};
+use common::io::quote;
+use common::{Io, OptSpec};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::short("ignored", 'a', HasArg::No),
+    OptSpec::flag("context", 'Z', "context"),
+    OptSpec::flag("group", 'g', "group"),
+    OptSpec::flag("groups", 'G', "groups"),
+    OptSpec::flag("name", 'n', "name"),
+    OptSpec::flag("real", 'r', "real"),
+    OptSpec::flag("user", 'u', "user"),
+    OptSpec::flag("zero", 'z', "zero"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+/// What to print about one user.
+struct Subject {
+    uid: u32,
+    euid: u32,
+    gid: u32,
+    egid: u32,
+    groups: Vec<u32>,
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let (mut user, mut group, mut groups, mut name, mut real, mut zero, mut context) = (false, false, false, false, false, false, false);
+    let mut users: Vec<OsString> = Vec::new();
+    for item in parsed {
+        match item {
+            Parsed::Opt { id: "user", .. } => user = true,
+            Parsed::Opt { id: "group", .. } => group = true,
+            Parsed::Opt { id: "groups", .. } => groups = true,
+            Parsed::Opt { id: "name", .. } => name = true,
+            Parsed::Opt { id: "real", .. } => real = true,
+            Parsed::Opt { id: "zero", .. } => zero = true,
+            Parsed::Opt { id: "context", .. } => context = true,
+            Parsed::Opt { id: "help", .. } => {
+                let text = format!("Usage: {} [OPTION]... [USER]...\nPrint user and group information for each specified USER,\nor (when USER omitted) for the current process.\n\n  -a             ignore, for compatibility with other versions\n  -Z, --context  print only the security context of the process\n  -g, --group    print only the effective group ID\n  -G, --groups   print all group IDs\n  -n, --name     print a name instead of a number, for -ugG\n  -r, --real     print the real ID instead of the effective ID, with -ugG\n  -u, --user     print only the effective user ID\n  -z, --zero     delimit entries with NUL characters, not whitespace;\n                   not permitted in default format\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
+                let _ = io.out(text.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { id: "version", .. } => {
+                let _ = io.out(common::version_text("id").as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {}
+            Parsed::Operand(u) => users.push(u),
+        }
+    }
+    if context {
+        io.error("--context (-Z) works only on an SELinux-enabled kernel");
+        return 1;
+    }
+    if (user as u8 + group as u8 + groups as u8) > 1 {
+        io.error("cannot print \"only\" of more than one choice");
+        return 1;
+    }
+    let default_format = !(user || group || groups);
+    if default_format && (name || real) {
+        io.error("cannot print only names or real IDs in default format");
+        return 1;
+    }
+    if default_format && zero {
+        io.error("option --zero not permitted in default format");
+        return 1;
+    }
+    let mut subjects: Vec<Option<Subject>> = Vec::new();
+    let mut status = 0;
+    if users.is_empty() {
+        let ids = identity::current();
+        let mut list = vec![ids.egid];
+        for g in ids.groups {
+            if !list.contains(&g) {
+                list.push(g);
+            }
+        }
+        subjects.push(Some(Subject { uid: ids.uid, euid: ids.euid, gid: ids.gid, egid: ids.egid, groups: list }));
+    } else {
+        for u in &users {
+            match lookup(&u.to_string_lossy()) {
+                Some(a) => {
+                    let list = identity::group_list(&a.name, a.gid);
+                    subjects.push(Some(Subject { uid: a.uid, euid: a.uid, gid: a.gid, egid: a.gid, groups: list }))
+                }
+                None => {
+                    io.error(format!("{}: no such user", quote(u)));
+                    status = 1;
+                    subjects.push(None);
+                }
+            }
+        }
+    }
+    let terminator = if zero { 0 } else { b'\n' };
+    let mut out = Vec::new();
+    for subject in subjects.iter().flatten() {
+        let mut missing = |kind: &str, id: u32, io: &mut Io| {
+            io.error(format!("cannot find name for {} ID {}", kind, id));
+            status = 1;
+        };
+        if user || group {
+            let (id, kind) = match (user, real) {
+                (true, true) => (subject.uid, "user"),
+                (true, false) => (subject.euid, "user"),
+                (false, true) => (subject.gid, "group"),
+                (false, false) => (subject.egid, "group"),
+            };
+            let text = if name { name_of(kind, id).unwrap_or_else(|| { missing(kind, id, io); id.to_string() }) } else { id.to_string() };
+            out.extend_from_slice(text.as_bytes());
+            out.push(terminator);
+        } else if groups {
+            let mut list = subject.groups.clone();
+            if real && !list.contains(&subject.gid) {
+                list.insert(0, subject.gid);
+            }
+            for (i, g) in list.iter().enumerate() {
+                if i > 0 {
+                    out.push(if zero { 0 } else { b' ' });
+                }
+                let text = if name { identity::group_name(*g).unwrap_or_else(|| { missing("group", *g, io); g.to_string() }) } else { g.to_string() };
+                out.extend_from_slice(text.as_bytes());
+            }
+            out.push(terminator);
+        } else {
+            out.extend_from_slice(full_line(subject).as_bytes());
+        }
+    }
+    let _ = io.out(&out);
+    status
+}
+
+/// A user by name, or by number when no user has that name.
+fn lookup(text: &str) -> Option<Account> {
+    identity::account_by_name(text).or_else(|| text.parse::<u32>().ok().and_then(identity::account_by_uid))
+}
+
+fn name_of(kind: &str, id: u32) -> Option<String> {
+    if kind == "user" {
+        identity::account_by_uid(id).map(|a| a.name)
+    } else {
+        identity::group_name(id)
+    }
+}
+
+fn with_name(id: u32, name: Option<String>) -> String {
+    match name {
+        Some(n) => format!("{}({})", id, n),
+        None => id.to_string(),
+    }
+}
+
+/// `uid=0(root) gid=0(root) groups=0(root)`, with euid=/egid= when they differ.
+fn full_line(s: &Subject) -> String {
+    let mut line = format!("uid={} gid={}", with_name(s.uid, name_of("user", s.uid)), with_name(s.gid, identity::group_name(s.gid)));
+    if s.euid != s.uid {
+        line.push_str(&format!(" euid={}", with_name(s.euid, name_of("user", s.euid))));
+    }
+    if s.egid != s.gid {
+        line.push_str(&format!(" egid={}", with_name(s.egid, identity::group_name(s.egid))));
+    }
+    let list: Vec<String> = s.groups.iter().map(|g| with_name(*g, identity::group_name(*g))).collect();
+    line.push_str(&format!(" groups={}\n", list.join(",")));
+    line
+}

@@ -1,0 +1,167 @@
+//! `timeout`: runs a command and signals it (its whole process group) when DURATION has
+//! passed. Status 124 on timeout (unless `--preserve-status`), 137 when it had to be
+//! killed with KILL, 125 for timeout's own errors, 126/127 when the command cannot run /
+//! is not found, else the command's status. The child is polled with short sleeps: the
+//! sandbox has no signals to wake us.
+
+use std::ffi::OsString;
+use std::time::{Duration, Instant};
+
+use common::args::{parse, HasArg, Order, Parsed};
+use common::duration::parse_duration;
+use common::io::quote;
+use common::signals::{signal_name, signal_number};
+use common::{Io, OptSpec};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::both("signal", 's', "signal", HasArg::Required),
+    OptSpec::both("kill-after", 'k', "kill-after", HasArg::Required),
+    OptSpec::long("preserve-status", "preserve-status", HasArg::No),
+    OptSpec::long("foreground", "foreground", HasArg::No),
+    OptSpec::flag("verbose", 'v', "verbose"),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const CANCELED: i32 = 125;
+const TIMED_OUT: i32 = 124;
+const SIGKILL: u32 = 9;
+const SIGCONT: u32 = 18;
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match parse(&args[1..], SPEC, Order::RequireOrder) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, CANCELED),
+    };
+    let mut signal = 15u32;
+    let mut kill_after: Option<f64> = None;
+    let mut preserve = false;
+    let mut verbose = false;
+    let mut operands: Vec<OsString> = Vec::new();
+    for item in parsed {
+        match item {
+            Parsed::Opt { id: "signal", value } => {
+                let text = value.unwrap_or_default();
+                match text.to_str().and_then(signal_number) {
+                    Some(n) => signal = n,
+                    None => {
+                        io.error(format!("{}: invalid signal", quote(&text)));
+                        io.try_help();
+                        return CANCELED;
+                    }
+                }
+            }
+            Parsed::Opt { id: "kill-after", value } => {
+                let text = value.unwrap_or_default();
+                match text.to_str().and_then(parse_duration) {
+                    Some(d) => kill_after = Some(d),
+                    None => {
+                        io.error(format!("invalid time interval {}", quote(&text)));
+                        io.try_help();
+                        return CANCELED;
+                    }
+                }
+            }
+            Parsed::Opt { id: "preserve-status", .. } => preserve = true,
+            Parsed::Opt { id: "foreground", .. } => {}
+            Parsed::Opt { id: "verbose", .. } => verbose = true,
+            Parsed::Opt { id: "help", .. } => {
+                let _ = io.out(help(&io.name).as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {
+                let _ = io.out(common::version_text("timeout").as_bytes());
+                return 0;
+            }
+            Parsed::Operand(o) => operands.push(o),
+        }
+    }
+    if operands.len() < 2 {
+        if operands.len() == 1 {
+            io.error(format!("missing operand after {}", quote(&operands[0])));
+        }
+        io.try_help();
+        return CANCELED;
+    }
+    let duration = match operands[0].to_str().and_then(parse_duration) {
+        Some(d) => d,
+        None => {
+            io.error(format!("invalid time interval {}", quote(&operands[0])));
+            io.try_help();
+            return CANCELED;
+        }
+    };
+    let command = &operands[1..];
+    let _ = io.stdout.flush();
+    let child = match common::process::start(command, None) {
+        Ok(c) => c,
+        Err(e) => {
+            io.error(format!("failed to run command {}: {}", quote(&command[0]), common::strerror(&e)));
+            return if e.kind() == std::io::ErrorKind::NotFound { 127 } else { 126 };
+        }
+    };
+    let start = Instant::now();
+    let limit = seconds(duration);
+    let mut kill_at: Option<Instant> = None;
+    let mut timed_out = false;
+    let mut killed = false;
+    let mut step = Duration::from_millis(1);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => {
+                if !timed_out {
+                    return status;
+                }
+                if killed {
+                    return 128 + SIGKILL as i32;
+                }
+                return if preserve { status } else { TIMED_OUT };
+            }
+            Ok(None) => {}
+            Err(e) => {
+                io.error(format!("error waiting for command: {}", common::strerror(&e)));
+                return CANCELED;
+            }
+        }
+        let now = Instant::now();
+        if !timed_out && limit.map_or(false, |l| now.duration_since(start) >= l) {
+            timed_out = true;
+            send(io, &child, signal, verbose, &command[0]);
+            if signal == SIGKILL {
+                killed = true;
+            } else {
+                let _ = child.kill(SIGCONT);
+                kill_at = kill_after.and_then(seconds).map(|k| now + k);
+            }
+        }
+        if let Some(at) = kill_at {
+            if !killed && now >= at {
+                send(io, &child, SIGKILL, verbose, &command[0]);
+                killed = true;
+            }
+        }
+        std::thread::sleep(step);
+        step = (step * 2).min(Duration::from_millis(20));
+    }
+}
+
+fn send(io: &mut Io, child: &common::process::Child, signal: u32, verbose: bool, command: &OsString) {
+    if verbose {
+        let name = signal_name(signal).map(String::from).unwrap_or_else(|| signal.to_string());
+        io.error(format!("sending signal {} to command {}", name, quote(command)));
+    }
+    let _ = child.kill(signal);
+}
+
+/// A finite positive duration; 0 (or an unrepresentable one) means no limit.
+fn seconds(value: f64) -> Option<Duration> {
+    if value > 0.0 && value < 1e12 {
+        Some(Duration::from_secs_f64(value))
+    } else {
+        None
+    }
+}
+
+fn help(name: &str) -> String {
+    format!("Usage: {} [OPTION] DURATION COMMAND [ARG]...\n  or:  {} [OPTION]\nStart COMMAND, and kill it if still running after DURATION.\n\n      --preserve-status\n                 exit with the same status as COMMAND, even when the\n                   command times out\n      --foreground\n                 when not running timeout directly from a shell prompt,\n                   allow COMMAND to read from the TTY and get TTY signals\n  -k, --kill-after=DURATION\n                 also send a KILL signal if COMMAND is still running\n                   this long after the initial signal was sent\n  -s, --signal=SIGNAL\n                 specify the signal to be sent on timeout;\n                   SIGNAL may be a name like 'HUP' or a number;\n  -v, --verbose  diagnose to stderr any signal sent upon timeout\n      --help        display this help and exit\n      --version     output version information and exit\n\nDURATION is a floating point number with an optional suffix:\n's' for seconds (the default), 'm' for minutes, 'h' for hours or 'd' for days.\nA duration of 0 disables the associated timeout.\n\nIf the command times out, and --preserve-status is not set, then exit with\nstatus 124.  Otherwise, exit with the status of COMMAND.  If no signal\nis specified, send the TERM signal upon timeout.\n", name, name)
+}
