@@ -3,8 +3,9 @@
 //! live here; searching one input and printing is `grep/search.rs`. Patterns compile with
 //! the shared `common::regex` layer.
 
+/// Also used by rg (same line search, context and prefixes).
 #[path = "grep/search.rs"]
-mod search;
+pub mod search;
 
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead, Write};
@@ -73,6 +74,10 @@ pub enum BinaryMode {
     Binary,
     Text,
     WithoutMatch,
+    /// rg, files found while walking: stop reading at the first NUL, silently.
+    Quit,
+    /// rg, files named on the command line: no lines, one "binary file matches" report.
+    Report,
 }
 
 /// Everything that shapes the search and the output.
@@ -98,6 +103,9 @@ pub struct Config {
     pub needs_line_numbers: bool,
     /// Some -A/-B/-C was given (even 0): groups are separated by `--`.
     pub context_given: bool,
+    /// rg --heading: the file name on its own line before its first line, a blank line
+    /// between files.
+    pub heading: bool,
     /// The regex may search a whole block of lines at once (not with -z or \` \').
     pub block_search: bool,
 }
@@ -214,6 +222,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
         group_separator: Some(b"--".to_vec()),
         needs_line_numbers: false,
         context_given: false,
+        heading: false,
         block_search: true,
     };
     let mut walk = Walk { recursive: false, dereference: false, includes: Vec::new(), excludes: Vec::new(), exclude_dirs: Vec::new(), skip_dirs: false, no_messages: false, with_filename: None, label: b"(standard input)".to_vec() };
@@ -541,7 +550,7 @@ fn walk_dir(dir: &Path, display: &[u8], show: bool, config: &Config, re: &Regex,
 #[allow(clippy::too_many_arguments)]
 fn search_one(input: &mut dyn BufRead, name: &[u8], show: bool, config: &Config, re: &Regex, out: &mut dyn Write, err: &mut dyn Write, state: &mut State) -> io::Result<bool> {
     let searcher = search::Searcher::new(config, re, out, name, show, &mut state.printed_any);
-    let (outcome, binary_report) = match searcher.run(input) {
+    let (outcome, binary_report) = match searcher.run(input).map(|(o, r)| (o, r.is_some())) {
         Ok(r) => r,
         Err(e) if common::error::is_broken_pipe(&e) => return Err(e),
         Err(e) => {

@@ -40,6 +40,10 @@ pub struct Searcher<'c, 'o> {
     ring: VecDeque<(u64, u64, Vec<u8>)>,
     /// The input held a NUL: lines are no longer printed (GNU's binary file handling).
     binary: bool,
+    /// Offset of the first NUL seen (rg's report).
+    nul_offset: u64,
+    /// rg --heading: the name is still to be printed before this input's first line.
+    header_due: bool,
     binary_matched: bool,
     encoding_error: bool,
     /// -m reached: only trailing context is still printed.
@@ -64,6 +68,8 @@ impl<'c, 'o> Searcher<'c, 'o> {
             last_printed: None,
             ring: VecDeque::new(),
             binary: false,
+            nul_offset: 0,
+            header_due: config.heading,
             binary_matched: false,
             encoding_error: false,
             stopping: false,
@@ -73,8 +79,9 @@ impl<'c, 'o> Searcher<'c, 'o> {
     }
 
     /// Reads `input` to the end (or until grep may stop) and prints what is selected.
-    /// Returns the outcome and whether GNU would report "binary file matches".
-    pub fn run(mut self, input: &mut dyn BufRead) -> io::Result<(Outcome, bool)> {
+    /// Returns the outcome and, when a "binary file matches" report is due, the offset of
+    /// the first NUL.
+    pub fn run(mut self, input: &mut dyn BufRead) -> io::Result<(Outcome, Option<u64>)> {
         let eol = self.config.eol;
         let mut buf: Vec<u8> = Vec::with_capacity(1 << 18);
         let mut eof = false;
@@ -102,10 +109,18 @@ impl<'c, 'o> Searcher<'c, 'o> {
                     buf.push(eol);
                 }
             }
-            if self.config.binary != BinaryMode::Text && eol != 0 && !self.binary && memchr::memchr(0, &buf[old..]).is_some() {
-                self.binary = true;
-                if first && self.config.binary == BinaryMode::WithoutMatch {
-                    return Ok((Outcome::default(), false));
+            if self.config.binary != BinaryMode::Text && eol != 0 && !self.binary {
+                if let Some(i) = memchr::memchr(0, &buf[old..]) {
+                    self.binary = true;
+                    self.nul_offset = self.block_offset + (old + i) as u64;
+                    match self.config.binary {
+                        BinaryMode::WithoutMatch if first => return Ok((Outcome::default(), None)),
+                        BinaryMode::Quit => {
+                            // rg drops the block holding the NUL and what follows.
+                            return Ok((Outcome { count: self.count, quit: self.quit }, None));
+                        }
+                        _ => {}
+                    }
                 }
             }
             first = false;
@@ -120,8 +135,8 @@ impl<'c, 'o> Searcher<'c, 'o> {
             self.block_offset += end as u64;
             buf.drain(..end);
         }
-        let report = (self.binary_matched || self.encoding_error) && !self.config.quiet_output();
-        Ok((Outcome { count: self.count, quit: self.quit }, report))
+        let report = (self.binary_matched || (self.encoding_error && self.config.binary == BinaryMode::Binary)) && !self.config.quiet_output();
+        Ok((Outcome { count: self.count, quit: self.quit }, if report { Some(self.nul_offset) } else { None }))
     }
 
     /// A block of whole lines.
@@ -278,6 +293,13 @@ impl<'c, 'o> Searcher<'c, 'o> {
     /// `--` between groups of context that are not adjacent.
     fn separator(&mut self, lineno: u64) -> io::Result<()> {
         let config = self.config;
+        if self.header_due {
+            // rg --heading: a blank line between files instead of `--`.
+            if *self.printed_any {
+                self.out.write_all(b"\n")?;
+            }
+            return Ok(());
+        }
         if config.context_given && *self.printed_any && self.last_printed.map_or(true, |l| lineno > l + 1) && config.group_separator.is_some() {
             let sep = config.group_separator.as_deref().unwrap_or(b"--");
             if config.color {
@@ -312,7 +334,7 @@ impl<'c, 'o> Searcher<'c, 'o> {
                     continue;
                 }
                 let part = &text[s..e];
-                if config.binary != BinaryMode::Text && std::str::from_utf8(part).is_err() {
+                if config.binary == BinaryMode::Binary && std::str::from_utf8(part).is_err() {
                     self.encoding_error = true;
                 } else {
                     self.prefix(sep, lineno, offset + s as u64, part.is_empty())?;
@@ -323,7 +345,7 @@ impl<'c, 'o> Searcher<'c, 'o> {
             }
             return self.flush_if_line_buffered();
         }
-        if config.binary != BinaryMode::Text && std::str::from_utf8(text).is_err() {
+        if config.binary == BinaryMode::Binary && std::str::from_utf8(text).is_err() {
             self.encoding_error = true;
             return Ok(());
         }
@@ -386,6 +408,11 @@ impl<'c, 'o> Searcher<'c, 'o> {
     fn prefix(&mut self, sep: u8, lineno: u64, offset: u64, empty: bool) -> io::Result<()> {
         let config = self.config;
         let color = config.color;
+        if self.header_due {
+            self.header_due = false;
+            self.out.write_all(self.name)?;
+            self.out.write_all(b"\n")?;
+        }
         if self.show_name {
             let name = self.name;
             self.colored(name, if color { Some(b"35") } else { None })?;
