@@ -1,0 +1,143 @@
+//! `tac`: prints records in reverse order. A record ends with the separator (-s, default
+//! newline; a BRE with -r) or, with -b, starts with it. Each input is read whole.
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+
+use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::io::open_input;
+use common::regex::{Flags, Flavor, Regex};
+use common::write::write_failed;
+use common::{strerror, Io};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("b", 'b', "before"),
+    OptSpec::flag("r", 'r', "regex"),
+    OptSpec::both("s", 's', "separator", HasArg::Required),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+const HELP: &str = "Usage: tac [OPTION]... [FILE]...
+Write each FILE to standard output, last line first.
+
+With no FILE, or when FILE is -, read standard input.
+
+  -b, --before             attach the separator before instead of after
+  -r, --regex              interpret the separator as a regular expression
+  -s, --separator=STRING   use STRING as the separator instead of newline
+      --help        display this help and exit
+      --version     output version information and exit
+";
+
+enum Separator {
+    Bytes(Vec<u8>),
+    Pattern(Regex),
+}
+
+impl Separator {
+    /// Every separator occurrence, left to right, not overlapping.
+    fn find_all(&self, data: &[u8]) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
+        match self {
+            Separator::Bytes(s) if s.len() == 1 => found.extend(memchr::memchr_iter(s[0], data).map(|p| (p, p + 1))),
+            Separator::Bytes(s) => {
+                if !s.is_empty() {
+                    found.extend(memchr::memmem::find_iter(data, s).map(|p| (p, p + s.len())));
+                    found.dedup_by(|later, earlier| later.0 < earlier.1);
+                }
+            }
+            Separator::Pattern(re) => {
+                let mut at = 0;
+                while at < data.len() {
+                    match re.find_at(data, at) {
+                        Some((s, e)) if e > s => {
+                            found.push((s, e));
+                            at = e;
+                        }
+                        Some((s, _)) => at = s + 1,
+                        None => break,
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let mut before = false;
+    let mut regex = false;
+    let mut separator = b"\n".to_vec();
+    let mut files = Vec::new();
+    for p in parsed {
+        match p {
+            Parsed::Operand(f) => files.push(f),
+            Parsed::Opt { id, value } => match id {
+                "b" => before = true,
+                "r" => regex = true,
+                "s" => separator = os_bytes(&value.unwrap_or_default()).to_vec(),
+                "help" => {
+                    let _ = io.out(HELP.as_bytes());
+                    return 0;
+                }
+                "version" => {
+                    let _ = io.out(common::version_text("tac").as_bytes());
+                    return 0;
+                }
+                _ => {}
+            },
+        }
+    }
+    let separator = if regex && !separator.is_empty() {
+        match Regex::new(&separator, Flavor::Basic, Flags::default()) {
+            Ok(re) => Separator::Pattern(re),
+            Err(e) => {
+                io.error(e);
+                return 1;
+            }
+        }
+    } else {
+        Separator::Bytes(separator)
+    };
+    if files.is_empty() {
+        files.push(OsString::from("-"));
+    }
+    let mut status = 0;
+    for file in &files {
+        let mut data = Vec::new();
+        let read = open_input(file, &mut *io.stdin).and_then(|mut input| input.reader().read_to_end(&mut data));
+        if let Err(e) = read {
+            if std::fs::metadata(file).map(|m| m.is_dir()).unwrap_or(false) {
+                io.error(format!("{}: read error: {}", common::io::quote(file), strerror(&e)));
+            } else {
+                io.error(format!("failed to open {} for reading: {}", common::io::quote(file), strerror(&e)));
+            }
+            status = 1;
+            continue;
+        }
+        if let Err(e) = tac(&data, &separator, before, io.stdout) {
+            return write_failed(io, &e);
+        }
+    }
+    status
+}
+
+fn tac(data: &[u8], separator: &Separator, before: bool, out: &mut dyn Write) -> io::Result<()> {
+    let found = separator.find_all(data);
+    // Record boundaries: after each separator, or (with -b) at each separator's start.
+    let mut cuts: Vec<usize> = Vec::with_capacity(found.len() + 2);
+    cuts.push(0);
+    cuts.extend(found.iter().map(|&(s, e)| if before { s } else { e }));
+    cuts.push(data.len());
+    for w in cuts.windows(2).rev() {
+        if w[1] > w[0] {
+            out.write_all(&data[w[0]..w[1]])?;
+        }
+    }
+    Ok(())
+}
