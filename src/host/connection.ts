@@ -23,4 +23,6 @@ export interface Platform {
   connect(options: ConnectOptions): Promise<KernelConnection>;
   /** The tool modules to pass to init(). */
   modules(): Promise<import('../protocol/messages.js').ModuleSpec[]>;
+  /** How this platform makes network requests for the sandbox (after the policy allowed them). */
+  network: import('./network/perform.js').NetworkPlatform;
 }

@@ -13,6 +13,8 @@ import { PROTOCOL_VERSION, type DirEntry, type ErrorClass, type RealmReport, typ
 import type { MountEntry } from '../protocol/records.js';
 import type { KernelConnection, Platform } from './connection.js';
 import { Mirror } from './mirror.js';
+import { performRequest } from './network/perform.js';
+import type { NetRequest } from '../protocol/network.js';
 import { RunOutput } from './run-output.js';
 import type { MountSource, RunOptions, RunResult, SandboxOptions } from './types.js';
 
@@ -81,6 +83,7 @@ export class Sandbox {
     this.connection = connection;
     connection.onEvent((event) => {
       if (event.airlockEvent === 'output') this.outputs.get(event.runId)?.add(event.stream, event.data);
+      else if (event.airlockEvent === 'net-request') void this.answerNetRequest(connection, event.id, event.request);
     });
     void connection.died.then((reason) => {
       if (this.connection === connection) this.brokenReason = reason;
@@ -144,6 +147,21 @@ export class Sandbox {
       throw error;
     }
     this.checkpoint = { mirror: next ?? this.checkpoint.mirror, shellState: shellState ?? this.checkpoint.shellState };
+  }
+
+  /** Decides and performs a sandbox's network request, then answers it in pieces. */
+  private async answerNetRequest(connection: KernelConnection, id: number, request: NetRequest): Promise<void> {
+    const { head, body } = await performRequest(request, this.options.network, this.limits.networkResponseBytes, this.platform.network);
+    try {
+      await connection.api.netHead(id, head);
+      const budget = this.budget();
+      for (let offset = 0; offset < body.length; offset += budget) {
+        await connection.api.netBody(id, body.subarray(offset, offset + budget), offset + budget >= body.length);
+      }
+      if (body.length === 0) await connection.api.netBody(id, new Uint8Array(0), true);
+    } catch {
+      // The worker went away meanwhile; nobody is waiting for this answer any more.
+    }
   }
 
   // ---- runs --------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ import type { SandboxLimits } from '../protocol/limits.js';
 import type { ErrorClass } from '../protocol/messages.js';
 
 export type { SandboxLimits } from '../protocol/limits.js';
+export type { NetworkPolicy } from './network/policy.js';
+import type { NetworkPolicy } from './network/policy.js';
 export type { ErrorClass, DirEntry, StatResult } from '../protocol/messages.js';
 
 export interface SandboxOptions {
@@ -16,6 +18,8 @@ export interface SandboxOptions {
   hostname?: string;
   /** Files to create in /home/user before the first run. */
   files?: Record<string, string | Uint8Array>;
+  /** What the sandbox may reach on the network (default: nothing). */
+  network?: NetworkPolicy;
 }
 
 export interface RunOptions {

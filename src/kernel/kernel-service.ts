@@ -17,6 +17,7 @@ import {
 } from '../protocol/messages.js';
 import type { ChangeBatch, InodeRecord, MountEntry } from '../protocol/records.js';
 import { Kernel } from './kernel.js';
+import type { NetHead } from '../protocol/network.js';
 
 const FLUSH_BYTES = 64 * 1024;
 
@@ -56,7 +57,7 @@ export class KernelService implements KernelApi {
   private readonly output: OutputBatcher;
 
   constructor(
-    emit: (event: WorkerEvent) => void,
+    private readonly emit: (event: WorkerEvent) => void,
     /** The globals the worker entry removed (to report whether any came back). */
     private readonly forbiddenGlobals: readonly string[] = [],
   ) {
@@ -73,7 +74,14 @@ export class KernelService implements KernelApi {
       throw new ProtocolError(`protocol version ${init.protocolVersion} is not supported (this kernel speaks ${PROTOCOL_VERSION})`);
     }
     if (this.kernel !== undefined) throw new ProtocolError('the kernel is already initialised');
-    this.kernel = new Kernel(init, { output: (runId, stream, data) => this.output.add(runId, stream, data) });
+    this.kernel = new Kernel(init, {
+      output: (runId, stream, data) => this.output.add(runId, stream, data),
+      netRequest: (id, request) => {
+        // Output written before the request must reach the host first.
+        this.output.flush();
+        this.emit({ airlockEvent: 'net-request', id, request });
+      },
+    });
     return { tools: this.kernel.modules.tools() };
   }
 
@@ -153,6 +161,14 @@ export class KernelService implements KernelApi {
       codeGeneration = 'blocked';
     }
     return { reachableGlobals: this.forbiddenGlobals.filter((name) => scope[name] !== undefined), codeGeneration };
+  }
+
+  async netHead(id: number, head: NetHead): Promise<void> {
+    this.k.net.deliverHead(id, head);
+  }
+
+  async netBody(id: number, chunk: Uint8Array, done: boolean): Promise<void> {
+    this.k.net.deliverBody(id, chunk, done);
   }
 
   async loadImage(page: { records: InodeRecord[]; deleted: number[]; shellState?: Uint8Array; last: boolean }): Promise<void> {

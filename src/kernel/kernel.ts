@@ -30,11 +30,14 @@ import type { ChangeBatch, InodeRecord } from '../protocol/records.js';
 import type { ProcessMemory } from './wasi/process-memory.js';
 import type { SyscallResult } from './wasi/asyncify.js';
 import type { VfsSnapshot } from './vfs/vfs.js';
+import { NetClient } from './net/net-imports.js';
+import type { NetRequest } from '../protocol/network.js';
 
 export const KERNEL_VERSION = 'Airlock 0.1.0 (wasm32-wasi kernel)';
 
 export interface KernelEvents {
   output(runId: number, stream: StreamName, data: Uint8Array): void;
+  netRequest(id: number, request: NetRequest): void;
 }
 
 /** The caller the host API acts as: the sandbox user, with the default umask. */
@@ -57,6 +60,7 @@ export class Kernel implements AirlockKernel {
   private readonly snapshots = new Map<number, { vfs: VfsSnapshot; shellState: Uint8Array }>();
   private readonly changes: ChangeFeed;
   readonly fs: KernelFs;
+  readonly net: NetClient;
 
   constructor(
     init: KernelInit,
@@ -70,7 +74,9 @@ export class Kernel implements AirlockKernel {
       buildImports: (process, runner) => this.buildImports(process, runner),
       memoryLimitBytes: () => this.limits.memoryBytes,
       writeStderr: (process, text) => writeTo(process, 2, text),
+      onExit: (process) => this.net.forget(process),
     });
+    this.net = new NetClient((id, request) => this.events.netRequest(id, request));
     this.boot = bootFilesystem(this.vfs, { tools: this.modules.tools(), hostname: init.hostname, kernelVersion: KERNEL_VERSION }, this.processes);
     this.baseEnv = {
       HOME,
@@ -108,8 +114,9 @@ export class Kernel implements AirlockKernel {
 
   /** The `airlock` imports other parts of the kernel provide (the session protocol). */
   extraImports(process: Process, memory: ProcessMemory, gate: SyscallGate): Record<string, (...args: never[]) => SyscallResult> {
-    if (this.session === undefined) return {};
-    return this.session.imports(process, memory, gate);
+    const net = this.net.imports(process, memory, gate, () => Math.floor(this.scheduler.remaining() ?? this.limits.timeoutMs));
+    if (this.session === undefined) return net;
+    return { ...net, ...this.session.imports(process, memory, gate) };
   }
 
   private registerModule(spec: ModuleSpec): void {

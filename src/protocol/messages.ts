@@ -4,6 +4,7 @@
 
 import type { SandboxLimits } from './limits.js';
 import type { ChangeBatch, InodeRecord, MountEntry } from './records.js';
+import type { NetHead, NetRequest } from './network.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -111,6 +112,9 @@ export interface KernelApi {
   loadImage(page: { records: InodeRecord[]; deleted: number[]; shellState?: Uint8Array; last: boolean }): Promise<void>;
   /** The worker's own view of its realm's hardening (for diagnostics and tests). */
   selfCheck(): Promise<RealmReport>;
+  /** The host's answer to a `net-request` event: the head, then the body in chunks. */
+  netHead(id: number, head: NetHead): Promise<void>;
+  netBody(id: number, chunk: Uint8Array, done: boolean): Promise<void>;
 }
 
 export interface RealmReport {
@@ -123,6 +127,7 @@ export interface RealmReport {
 /** Messages the worker sends without being asked. */
 export type WorkerEvent =
   | { airlockEvent: 'output'; runId: number; stream: 'stdout' | 'stderr'; data: Uint8Array }
+  | { airlockEvent: 'net-request'; id: number; request: NetRequest }
   | { airlockEvent: 'ready' };
 
 export function isWorkerEvent(data: unknown): data is WorkerEvent {

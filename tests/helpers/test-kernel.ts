@@ -24,7 +24,7 @@ export function createTestKernel(options: { limits?: Partial<SandboxLimits>; all
       hostname: 'sandbox',
       env: {},
     },
-    { output: () => {} },
+    { output: () => {}, netRequest: (id) => kernel.net.deliverHead(id, { ok: false, failure: 'refused', message: 'no network in kernel unit tests' }) },
   );
   let runId = 0;
   return {

@@ -14,6 +14,7 @@ pub mod spawn;
 pub use spawn::{FdMapping, SpawnRequest, FLAG_IGNORE_SIGPIPE, FLAG_NEW_GROUP};
 
 pub mod fs;
+pub mod net;
 pub mod session;
 
 /// Version of the `airlock` import module this crate speaks.
@@ -37,6 +38,10 @@ pub mod errno {
     pub const PIPE: u16 = 64;
     pub const SRCH: u16 = 71;
     pub const TIMEDOUT: u16 = 73;
+    pub const CONNREFUSED: u16 = 14;
+    pub const FBIG: u16 = 22;
+    pub const LOOP: u16 = 32;
+    pub const NOBUFS: u16 = 42;
 }
 
 /// An errno returned by the kernel.

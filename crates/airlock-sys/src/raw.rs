@@ -24,6 +24,11 @@ extern "C" {
     pub fn path_stat_ext(dirfd: u32, flags: u32, path: *const u8, path_len: u32, out: *mut u8) -> u16;
     pub fn path_chmod(dirfd: u32, flags: u32, path: *const u8, path_len: u32, mode: u32) -> u16;
     pub fn fs_stats(out: *mut u64) -> u16;
+    pub fn net_request(request: *const u8, len: u32, flags: u32, timeout_ms: u32, handle_out: *mut u32) -> u16;
+    pub fn net_response(handle: u32, buf: *mut u8, cap: u32, len_out: *mut u32) -> u16;
+    pub fn net_read(handle: u32, buf: *mut u8, cap: u32, nread_out: *mut u32) -> u16;
+    pub fn net_error(handle: u32, buf: *mut u8, cap: u32, len_out: *mut u32) -> u16;
+    pub fn net_close(handle: u32) -> u16;
     pub fn session_next(len_out: *mut u32) -> u16;
     pub fn session_read(buf: *mut u8, len: u32) -> u16;
     pub fn session_poll() -> u16;
@@ -54,6 +59,11 @@ mod native {
     pub unsafe fn path_stat_ext(_: u32, _: u32, _: *const u8, _: u32, _: *mut u8) -> u16 { NOSYS }
     pub unsafe fn path_chmod(_: u32, _: u32, _: *const u8, _: u32, _: u32) -> u16 { NOSYS }
     pub unsafe fn fs_stats(_: *mut u64) -> u16 { NOSYS }
+    pub unsafe fn net_request(_: *const u8, _: u32, _: u32, _: u32, _: *mut u32) -> u16 { NOSYS }
+    pub unsafe fn net_response(_: u32, _: *mut u8, _: u32, _: *mut u32) -> u16 { NOSYS }
+    pub unsafe fn net_read(_: u32, _: *mut u8, _: u32, _: *mut u32) -> u16 { NOSYS }
+    pub unsafe fn net_error(_: u32, _: *mut u8, _: u32, _: *mut u32) -> u16 { NOSYS }
+    pub unsafe fn net_close(_: u32) -> u16 { NOSYS }
     pub unsafe fn session_next(_: *mut u32) -> u16 { NOSYS }
     pub unsafe fn session_read(_: *mut u8, _: u32) -> u16 { NOSYS }
     pub unsafe fn session_poll() -> u16 { NOSYS }

@@ -343,6 +343,29 @@ fn run(args: &[String]) -> Outcome {
             Some(ms) => writeln!(out, "deadline {}", ms > 0)?,
             None => writeln!(out, "deadline none")?,
         },
+        "http" => {
+            // http METHOD URL [BODY]: prints the status, the final URL and the body.
+            let request = airlock_sys::net::Request {
+                method: arg(args, 1)?,
+                url: arg(args, 2)?,
+                headers: vec![("X-Probe".into(), "1".into())],
+                body: args.get(3).map(|b| b.as_bytes().to_vec()).unwrap_or_default(),
+                flags: airlock_sys::net::FOLLOW_REDIRECTS,
+                timeout_ms: 0,
+            };
+            match airlock_sys::net::send(&request) {
+                Ok(mut response) => {
+                    writeln!(out, "{} {}", response.status, response.url)?;
+                    let mut body = Vec::new();
+                    response.read_to_end(&mut body)?;
+                    out.write_all(&body)?;
+                }
+                Err(e) => {
+                    writeln!(out, "error {} {}", e.curl_code(), e.message)?;
+                    return Ok(e.curl_code());
+                }
+            }
+        }
         "yield" => {
             for _ in 0..3 {
                 std::thread::yield_now();

@@ -4,6 +4,7 @@
 import type { ModuleSpec } from '../../protocol/messages.js';
 import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
 import { connectWorker, type WorkerFactory } from './worker-connection.js';
+import { gatewayNetwork } from '../network/gateway-network.js';
 
 interface Manifest {
   modules: Array<{ name: string; file: string; commands: string[]; memoryMinPages: number; asyncifyBytes?: number }>;
@@ -12,6 +13,8 @@ interface Manifest {
 export interface BrowserPlatformOptions {
   /** Where manifest.json and the .wasm files are served (default: `${BASE_URL}wasm/`). */
   wasmBaseUrl?: string;
+  /** The Airlock server whose gateway carries network requests (default: this page's origin). */
+  gatewayUrl?: string;
   /** Progress of module downloads, for loading bars: bytes done and total. */
   onProgress?: (loaded: number, total: number) => void;
 }
@@ -37,6 +40,7 @@ async function loadModules(baseUrl: string, onProgress?: (loaded: number, total:
 export function browserPlatform(createWorker: WorkerFactory, options: BrowserPlatformOptions = {}): Platform {
   const baseUrl = options.wasmBaseUrl ?? new URL('wasm/', new URL(import.meta.env.BASE_URL, location.href)).href;
   return {
+    network: gatewayNetwork(options.gatewayUrl ?? location.origin),
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
       return connectWorker(createWorker, connectOptions);
     },

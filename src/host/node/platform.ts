@@ -7,6 +7,7 @@ import type { ModuleSpec } from '../../protocol/messages.js';
 import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
 import { ChildPool } from './child-process.js';
 import { kernelBundlePath, packageRoot } from './kernel-bundle.js';
+import { nodeNetwork } from '../network/node-network.js';
 
 interface Manifest {
   modules: Array<{ name: string; file: string; commands: string[] }>;
@@ -30,6 +31,7 @@ export function nodePlatform(options: NodePlatformOptions = {}): Platform {
   const wasmDir = options.wasmDir ?? join(packageRoot(), 'public/wasm');
   let manifest: Manifest | undefined;
   return {
+    network: nodeNetwork,
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
       const bundle = await kernelBundlePath();
       return pool.connect({ bundle, wasmDir, messageBytes: connectOptions.messageBytes, isolateNetwork: options.isolateNetwork !== false }, connectOptions);

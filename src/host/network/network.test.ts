@@ -1,0 +1,103 @@
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Sandbox, drainWarmPool } from '../node/index.js';
+import { decide, isPrivateHost } from './policy.js';
+
+describe('network policy', () => {
+  const url = (text: string) => new URL(text);
+
+  it('denies everything by default', async () => {
+    expect(await decide(undefined, 'GET', url('https://example.com/'))).toEqual({ allowed: false, reason: 'network access is off (network.allowedHosts is empty)' });
+  });
+
+  it('matches exact hosts, *. wildcards (subdomains only) and ports', async () => {
+    const policy = { allowedHosts: ['api.example.com', '*.cdn.test', 'svc.local:8080'] };
+    expect((await decide(policy, 'GET', url('https://api.example.com/x'))).allowed).toBe(true);
+    expect((await decide(policy, 'GET', url('https://example.com/'))).allowed).toBe(false);
+    expect((await decide(policy, 'GET', url('https://a.b.cdn.test/'))).allowed).toBe(true);
+    expect((await decide(policy, 'GET', url('https://cdn.test/'))).allowed).toBe(false);
+    expect((await decide(policy, 'GET', url('http://svc.local:8080/'))).allowed).toBe(true);
+    expect((await decide(policy, 'GET', url('http://svc.local:9090/'))).allowed).toBe(false);
+  });
+
+  it('lets blockedHosts win and names the pattern', async () => {
+    const decision = await decide({ allowedHosts: ['*'], blockedHosts: ['*.evil.test'] }, 'GET', url('https://x.evil.test/'));
+    expect(decision).toEqual({ allowed: false, reason: 'x.evil.test is blocked by network.blockedHosts (*.evil.test)' });
+  });
+
+  it('keeps private and loopback addresses out unless named exactly', async () => {
+    for (const host of ['127.0.0.1', 'localhost', '10.1.2.3', '192.168.0.1', '169.254.169.254', '[::1]']) {
+      expect((await decide({ allowedHosts: ['*'] }, 'GET', url(`http://${host}/`))).allowed, host).toBe(false);
+    }
+    expect((await decide({ allowedHosts: ['*'] }, 'GET', url('http://looks-public.test/'), ['10.0.0.5'])).allowed).toBe(false);
+    expect((await decide({ allowedHosts: ['127.0.0.1'] }, 'GET', url('http://127.0.0.1:1234/'))).allowed).toBe(true);
+    expect(isPrivateHost('8.8.8.8')).toBe(false);
+  });
+
+  it('refuses other schemes and asks onRequest last', async () => {
+    expect((await decide({ allowedHosts: ['*'] }, 'GET', url('file:///etc/passwd'))).allowed).toBe(false);
+    const seen: string[] = [];
+    const policy = { allowedHosts: ['*'], onRequest: (r: { url: string }) => (seen.push(r.url), !r.url.includes('deny')) };
+    expect((await decide(policy, 'GET', url('https://ok.test/'))).allowed).toBe(true);
+    expect((await decide(policy, 'GET', url('https://ok.test/deny'))).allowed).toBe(false);
+    expect(seen).toEqual(['https://ok.test/', 'https://ok.test/deny']);
+  });
+});
+
+describe('network from inside the sandbox', () => {
+  const wasmDir = fileURLToPath(new URL('../../../tests/wasm', import.meta.url));
+  let server: Server;
+  let base: string;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (req.url === '/hello') res.end(`hello ${req.method} ${req.headers['x-probe']}`);
+        else if (req.url === '/echo') res.end(Buffer.concat(chunks));
+        else if (req.url === '/redirect') res.writeHead(302, { Location: '/hello' }).end();
+        else if (req.url === '/away') res.writeHead(302, { Location: 'http://outside.test/' }).end();
+        else if (req.url === '/big') res.end(Buffer.alloc(200_000, 'x'));
+        else res.writeHead(404).end('no');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+
+  afterAll(() => {
+    server.close();
+    drainWarmPool();
+  });
+
+  it('reaches an allowed host, with method, headers, body and redirects', async () => {
+    const sandbox = await Sandbox.create({ wasmDir, network: { allowedHosts: ['127.0.0.1'] } });
+    expect((await sandbox.run(['probe', 'http', 'GET', `${base}/hello`])).stdout).toBe(`200 ${base}/hello\nhello GET 1`);
+    expect((await sandbox.run(['probe', 'http', 'POST', `${base}/echo`, 'payload'])).stdout).toBe(`200 ${base}/echo\npayload`);
+    expect((await sandbox.run(['probe', 'http', 'GET', `${base}/redirect`])).stdout).toBe(`200 ${base}/hello\nhello GET 1`);
+    await sandbox.destroy();
+  });
+
+  it('refuses what the policy does not allow, naming the policy, like curl does for an unreachable host', async () => {
+    const closed = await Sandbox.create({ wasmDir });
+    const refused = await closed.run(['probe', 'http', 'GET', `${base}/hello`]);
+    expect(refused.exitCode).toBe(7);
+    expect(refused.stdout).toContain("refused by the sandbox's network policy: network access is off");
+    await closed.destroy();
+    const open = await Sandbox.create({ wasmDir, network: { allowedHosts: ['127.0.0.1'] } });
+    const away = await open.run(['probe', 'http', 'GET', `${base}/away`]);
+    expect(away.exitCode).toBe(7);
+    expect(away.stdout).toContain('outside.test is not in network.allowedHosts');
+    await open.destroy();
+  });
+
+  it('caps response bodies at networkResponseBytes', async () => {
+    const sandbox = await Sandbox.create({ wasmDir, network: { allowedHosts: ['127.0.0.1'] }, limits: { networkResponseBytes: 100_000 } });
+    const result = await sandbox.run(['probe', 'http', 'GET', `${base}/big`]);
+    expect(result.exitCode).toBe(63);
+    expect(result.stdout).toContain('larger than networkResponseBytes (100000 bytes)');
+    await sandbox.destroy();
+  });
+});
