@@ -21,6 +21,7 @@ pub mod quotearg;
 pub mod regex;
 pub mod signals;
 pub mod size;
+pub mod spawn;
 pub mod targets;
 pub mod timefmt;
 pub mod users;
