@@ -64,6 +64,11 @@ pub fn copy_data(src: &Path, dst: &Path, new_mode: u32) -> io::Result<u64> {
     Ok(total)
 }
 
+/// Whether descriptor `fd` is a terminal (ls chooses columns and quoting by it).
+pub fn is_terminal(fd: i32) -> bool {
+    imp::is_terminal(fd)
+}
+
 /// Capacity of the filesystem holding `path` (natively statvfs; in the sandbox, the VFS's
 /// limits from the kernel, in 1 KiB blocks).
 pub fn fs_usage(path: &Path) -> io::Result<FsUsage> {
@@ -88,6 +93,12 @@ mod imp {
         #[link_name = "symlink"]
         fn c_symlink(target: *const u8, link: *const u8) -> i32;
         fn __errno_location() -> *mut i32;
+        fn isatty(fd: i32) -> i32;
+    }
+
+    pub fn is_terminal(fd: i32) -> bool {
+        // SAFETY: isatty only inspects the descriptor.
+        unsafe { isatty(fd) == 1 }
     }
 
     const AT_FDCWD: i32 = -2;
@@ -163,6 +174,11 @@ mod imp {
         } else {
             Err(io::Error::last_os_error())
         }
+    }
+
+    pub fn is_terminal(fd: i32) -> bool {
+        // SAFETY: isatty only inspects the descriptor.
+        unsafe { libc::isatty(fd) == 1 }
     }
 
     pub fn symlink(target: &CStr, link: &CStr) -> io::Result<()> {
