@@ -146,6 +146,15 @@ impl Shell {
     }
 
     fn arith_var(&mut self, name: &str, depth: u32) -> Result<i64, ArithFailure> {
+        if let Some(var) = self.vars.get(name) {
+            if var.attrs & crate::vars::attr::DYNAMIC == 0 {
+                if let Some(text) = var.value.first() {
+                    if let Some(n) = plain_integer(text) {
+                        return Ok(n);
+                    }
+                }
+            }
+        }
         match self.get_scalar(name) {
             Some(value) => self.eval_value(&value, depth),
             None => self.unbound_in_arith(name),
@@ -187,6 +196,26 @@ impl Shell {
         };
         result.map_err(|e| ArithFailure { message: e.message(), fatal: false })
     }
+}
+
+/// A decimal integer without leading zeros or signs (the fast path for variable values).
+fn plain_integer(text: &str) -> Option<i64> {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() || bytes.len() > 18 || (bytes[0] == b'0' && bytes.len() > 1) {
+        return None;
+    }
+    let (negative, digits) = if bytes[0] == b'-' { (true, &bytes[1..]) } else { (false, bytes) };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &c in digits {
+        if !c.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + (c - b'0') as i64;
+    }
+    Some(if negative { -value } else { value })
 }
 
 fn binary(op: BinaryOp, a: i64, b: i64) -> Result<i64, &'static str> {

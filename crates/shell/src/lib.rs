@@ -51,7 +51,7 @@ pub fn main_entry() -> i32 {
 #[cfg(target_os = "wasi")]
 fn platform_host(_args: &[String]) -> Box<dyn host::Host> {
     airlock_sys::init_process();
-    Box::new(host::wasi::WasiHost::new())
+    Box::new(host::wasi::WasiHost::new(_args.get(1).map(String::as_str) == Some(session::SESSION_FLAG)))
 }
 
 #[cfg(all(unix, not(target_os = "wasi")))]

@@ -107,7 +107,8 @@ impl Shell {
             1 => {
                 let flow = self.exec_command(&pipeline.commands[0]);
                 if matches!(&pipeline.commands[0], Command::Simple(_) | Command::Compound(..)) && !is_grouping(&pipeline.commands[0]) {
-                    self.pipestatus = vec![self.status];
+                    self.pipestatus.clear();
+                    self.pipestatus.push(self.status);
                 }
                 flow
             }

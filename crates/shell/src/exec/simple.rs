@@ -117,7 +117,10 @@ impl Shell {
             self.fds.restore(self.host.as_mut(), redirected);
         }
         self.restore_vars(saved);
-        self.last_arg = fields.last().cloned().unwrap_or_default();
+        match fields.last() {
+            Some(last) => self.last_arg.clone_from(last),
+            None => self.last_arg.clear(),
+        }
         flow
     }
 

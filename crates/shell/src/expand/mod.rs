@@ -130,6 +130,12 @@ impl Shell {
         match word.parts.as_slice() {
             [] => return Ok(String::new()),
             [WordPart::Literal(text)] | [WordPart::Quoted(text)] => return Ok(text.clone()),
+            [WordPart::Arith(expr, text)] => {
+                return match self.eval_arith(expr) {
+                    Ok(value) => Ok(value.to_string()),
+                    Err(failure) => Err(self.arith_error(&failure, text)),
+                }
+            }
             _ => {}
         }
         let mut fields = Fields::whole(false);

@@ -115,6 +115,18 @@ impl Shell {
 
     /// `name=value` / `name+=value`.
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), AssignError> {
+        // The common case in one lookup: a plain variable without attributes.
+        if !append && !self.options.get(Opt::Allexport) {
+            const SPECIAL: u16 = attr::READONLY | attr::INTEGER | attr::LOWER | attr::UPPER | attr::DYNAMIC | attr::NAMEREF;
+            if let Some(var) = self.vars.get_mut(name) {
+                if var.attrs & SPECIAL == 0 {
+                    if let Value::Scalar(old) = &mut var.value {
+                        *old = value;
+                        return Ok(());
+                    }
+                }
+            }
+        }
         self.check_writable(name)?;
         let attrs = self.vars.get(name).map_or(0, |v| v.attrs);
         if attrs & attr::DYNAMIC != 0 && self.assign_dynamic(name, &value) {

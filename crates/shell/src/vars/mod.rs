@@ -98,6 +98,10 @@ impl Variables {
 
     /// The visible variable, following namerefs.
     pub fn get(&self, name: &str) -> Option<&Var> {
+        let var = &self.slots.get(name)?.last()?.var;
+        if var.attrs & attr::NAMEREF == 0 {
+            return Some(var);
+        }
         let name = self.resolve_name(name);
         self.slots.get(name).and_then(|s| s.last()).map(|slot| &slot.var)
     }
@@ -108,6 +112,10 @@ impl Variables {
     }
 
     pub fn get_mut(&mut self, name: &str) -> Option<&mut Var> {
+        let is_ref = self.slots.get(name)?.last()?.var.attrs & attr::NAMEREF != 0;
+        if !is_ref {
+            return self.slots.get_mut(name).and_then(|s| s.last_mut()).map(|slot| &mut slot.var);
+        }
         let name = self.resolve_name(name).to_string();
         self.slots.get_mut(&name).and_then(|s| s.last_mut()).map(|slot| &mut slot.var)
     }
@@ -121,21 +129,30 @@ impl Variables {
     /// The variable to assign `name` through: the visible one, or a new global (bash
     /// creates unknown variables in the global scope even inside functions).
     pub fn lookup_or_create(&mut self, name: &str) -> Result<&mut Var, VarError> {
-        let target = self.resolve_name(name).to_string();
-        if target == name && self.slots.get(name).and_then(|s| s.last()).map_or(false, |slot| slot.var.attrs & attr::NAMEREF != 0) {
-            // A nameref whose target is empty or a loop.
-            if let Some(Value::Scalar(t)) = self.get_raw(name).map(|v| &v.value) {
-                if !t.is_empty() {
-                    return Err(VarError::NamerefLoop(name.to_string()));
+        let is_ref = self.slots.get(name).and_then(|s| s.last()).map_or(false, |slot| slot.var.attrs & attr::NAMEREF != 0);
+        let owned;
+        let target: &str = if is_ref {
+            let resolved = self.resolve_name(name);
+            if resolved == name {
+                // A nameref whose target is a loop (an empty target is a plain variable).
+                if let Some(Value::Scalar(t)) = self.get_raw(name).map(|v| &v.value) {
+                    if !t.is_empty() {
+                        return Err(VarError::NamerefLoop(name.to_string()));
+                    }
                 }
             }
+            owned = resolved.to_string();
+            &owned
+        } else {
+            name
+        };
+        if self.slots.get(target).map_or(true, |stack| stack.is_empty()) {
+            self.slots.insert(target.to_string(), vec![Slot { depth: 0, var: Var::unset() }]);
         }
-        let stack = self.slots.entry(target).or_insert_with(Vec::new);
-        if stack.is_empty() {
-            stack.insert(0, Slot { depth: 0, var: Var::unset() });
+        match self.slots.get_mut(target).and_then(|stack| stack.last_mut()) {
+            Some(slot) => Ok(&mut slot.var),
+            None => Err(VarError::NamerefLoop(name.to_string())),
         }
-        let len = stack.len();
-        Ok(&mut stack[len - 1].var)
     }
 
     /// The variable in the global scope (`declare -g`), created if needed.
