@@ -19,6 +19,7 @@ pub mod modes;
 pub mod process;
 pub mod quotearg;
 pub mod regex;
+pub mod shellcmd;
 pub mod signals;
 pub mod size;
 pub mod spawn;

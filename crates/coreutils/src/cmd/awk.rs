@@ -1,0 +1,173 @@
+//! command: awk gawk nawk
+//! `awk`: the AWK language as GNU awk 5 runs it — POSIX awk plus the gawk extensions
+//! scripts use (gensub, asort, PROCINFO["sorted_in"], regex RS, FPAT, FIELDWIDTHS,
+//! IGNORECASE, strftime, switch, BEGINFILE/ENDFILE are not yet supported).
+//!
+//! The program is parsed into a tree with resolved variables (`awk/parser.rs`,
+//! `awk/parse_expr.rs`) and run by a tree-walking interpreter (`awk/interp.rs`,
+//! `awk/exec.rs`, `awk/builtins.rs`). Exit statuses as gawk: 0, the program's `exit`
+//! value, 1 for usage and syntax errors, 2 for fatal errors.
+
+#[path = "awk/array.rs"]
+mod array;
+#[path = "awk/ast.rs"]
+mod ast;
+#[path = "awk/builtins.rs"]
+mod builtins;
+#[path = "awk/eval.rs"]
+mod eval;
+#[path = "awk/exec.rs"]
+mod exec;
+#[path = "awk/fields.rs"]
+mod fields;
+#[path = "awk/format.rs"]
+mod format;
+#[path = "awk/input.rs"]
+mod input;
+#[path = "awk/interp.rs"]
+mod interp;
+#[path = "awk/lexer.rs"]
+mod lexer;
+#[path = "awk/parse_expr.rs"]
+mod parse_expr;
+#[path = "awk/parser.rs"]
+mod parser;
+#[path = "awk/random.rs"]
+mod random;
+#[path = "awk/regex.rs"]
+mod regex;
+#[path = "awk/setup.rs"]
+mod setup;
+#[path = "awk/sort.rs"]
+mod sort;
+#[path = "awk/specials.rs"]
+mod specials;
+#[path = "awk/streams.rs"]
+mod streams;
+#[path = "awk/time.rs"]
+mod time;
+#[path = "awk/value.rs"]
+mod value;
+#[path = "awk/vars.rs"]
+mod vars;
+
+use std::ffi::OsString;
+
+use common::args::{os_bytes, parse, HasArg, OptSpec, Order, Parsed};
+use common::Io;
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::both("fs", 'F', "field-separator", HasArg::Required),
+    OptSpec::both("assign", 'v', "assign", HasArg::Required),
+    OptSpec::both("file", 'f', "file", HasArg::Required),
+    OptSpec::both("source", 'e', "source", HasArg::Required),
+    OptSpec::both("sandbox", 'S', "sandbox", HasArg::No),
+    OptSpec::both("version", 'V', "version", HasArg::No),
+    OptSpec::both("help", 'h', "help", HasArg::No),
+    OptSpec::both("optimize", 'O', "optimize", HasArg::No),
+    OptSpec::both("no-optimize", 's', "no-optimize", HasArg::No),
+    OptSpec::both("re-interval", 'r', "re-interval", HasArg::No),
+    OptSpec::both("characters-as-bytes", 'b', "characters-as-bytes", HasArg::No),
+    OptSpec::both("traditional", 'c', "traditional", HasArg::No),
+    OptSpec::both("copyright", 'C', "copyright", HasArg::No),
+    OptSpec::both("dump-variables", 'd', "dump-variables", HasArg::Optional),
+    OptSpec::both("debug", 'D', "debug", HasArg::Optional),
+    OptSpec::both("exec", 'E', "exec", HasArg::Required),
+    OptSpec::both("gen-pot", 'g', "gen-pot", HasArg::No),
+    OptSpec::both("include", 'i', "include", HasArg::Required),
+    OptSpec::both("trace", 'I', "trace", HasArg::No),
+    OptSpec::both("load", 'l', "load", HasArg::Required),
+    OptSpec::both("lint", 'L', "lint", HasArg::Optional),
+    OptSpec::both("bignum", 'M', "bignum", HasArg::No),
+    OptSpec::both("use-lc-numeric", 'N', "use-lc-numeric", HasArg::No),
+    OptSpec::both("non-decimal-data", 'n', "non-decimal-data", HasArg::No),
+    OptSpec::both("pretty-print", 'o', "pretty-print", HasArg::Optional),
+    OptSpec::both("profile", 'p', "profile", HasArg::Optional),
+    OptSpec::both("posix", 'P', "posix", HasArg::No),
+    OptSpec::both("lint-old", 't', "lint-old", HasArg::No),
+];
+
+const USAGE: &str = "Usage: {0} [POSIX or GNU style options] -f progfile [--] file ...
+Usage: {0} [POSIX or GNU style options] [--] 'program' file ...
+POSIX options:\t\tGNU long options: (standard)
+\t-f progfile\t\t--file=progfile
+\t-F fs\t\t\t--field-separator=fs
+\t-v var=val\t\t--assign=var=val
+Short options:\t\tGNU long options: (extensions)
+\t-e 'program-text'\t--source='program-text'
+\t-h\t\t\t--help
+\t-S\t\t\t--sandbox
+\t-V\t\t\t--version
+
+Examples:
+\t{0} '{ sum += $1 }; END { print sum }' file
+\t{0} -F: '{ print $1 }' /etc/passwd
+";
+
+/// What the command line asked for.
+pub struct Options {
+    pub field_separator: Option<Vec<u8>>,
+    pub assignments: Vec<Vec<u8>>,
+    /// (name for messages, text) of each program source, in order.
+    pub sources: Vec<(String, Vec<u8>)>,
+    pub operands: Vec<OsString>,
+    pub sandbox: bool,
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match parse(&args[1..], SPEC, Order::RequireOrder) {
+        Ok(p) => p,
+        Err(e) => {
+            io.error(&e);
+            let _ = io.stderr.write_all(USAGE.replace("{0}", &io.name).as_bytes());
+            return 1;
+        }
+    };
+    let mut options = Options { field_separator: None, assignments: Vec::new(), sources: Vec::new(), operands: Vec::new(), sandbox: false };
+    for item in parsed {
+        match item {
+            Parsed::Opt { id, value } => {
+                let value = value.map(|v| os_bytes(&v).to_vec()).unwrap_or_default();
+                match id {
+                    "fs" => options.field_separator = Some(value),
+                    "assign" => options.assignments.push(value),
+                    "file" => {
+                        let path = common::args::bytes_os(&value);
+                        match std::fs::read(&path) {
+                            Ok(text) => options.sources.push((String::from_utf8_lossy(&value).into_owned(), text)),
+                            Err(e) => {
+                                let _ = writeln!(io.stderr, "{}: fatal: cannot open source file `{}' for reading: {}", io.name, String::from_utf8_lossy(&value), common::strerror(&e));
+                                return 2;
+                            }
+                        }
+                    }
+                    "source" => options.sources.push(("cmd. line".to_string(), value)),
+                    "sandbox" => options.sandbox = true,
+                    "version" => {
+                        let _ = io.out(common::version_text(&io.name).as_bytes());
+                        return 0;
+                    }
+                    "help" => {
+                        let _ = io.out(USAGE.replace("{0}", &io.name).as_bytes());
+                        return 0;
+                    }
+                    "optimize" | "no-optimize" | "re-interval" => {}
+                    other => {
+                        io.error(format!("option not supported in the sandbox: --{}", other));
+                        return 1;
+                    }
+                }
+            }
+            Parsed::Operand(op) => options.operands.push(op),
+        }
+    }
+    if options.sources.is_empty() {
+        if options.operands.is_empty() {
+            let _ = io.stderr.write_all(USAGE.replace("{0}", &io.name).as_bytes());
+            return 1;
+        }
+        let text = os_bytes(&options.operands.remove(0)).to_vec();
+        options.sources.push(("cmd. line".to_string(), text));
+    }
+    setup::run_program(options, &args[0], io)
+}

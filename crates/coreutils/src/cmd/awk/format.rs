@@ -1,0 +1,487 @@
+//! printf/sprintf formatting as gawk does it: every C conversion (`d i o x X u c s e E f F
+//! g G a A %`), flags `- + space # 0`, `*` widths and precisions, `%N$` positions. Widths
+//! and precisions of `%s`/`%c` count characters (UTF-8), not bytes. Floating-point output
+//! is built from Rust's exact decimal formatting, which rounds like glibc.
+
+use super::lexer::char_at;
+use super::value::{nan_inf_text, Value};
+
+#[derive(Default, Clone, Copy)]
+struct Spec {
+    left: bool,
+    plus: bool,
+    space: bool,
+    alt: bool,
+    zero: bool,
+    width: usize,
+    precision: Option<usize>,
+}
+
+/// Formats `fmt` with `args` into `out`. Errors (not enough arguments) are gawk's fatal
+/// messages.
+pub fn sprintf(out: &mut Vec<u8>, fmt: &[u8], args: &[Value], convfmt: &[u8]) -> Result<(), String> {
+    let mut next_arg = 0;
+    let mut i = 0;
+    while i < fmt.len() {
+        let c = fmt[i];
+        if c != b'%' {
+            let run = fmt[i..].iter().position(|b| *b == b'%').unwrap_or(fmt.len() - i);
+            out.extend_from_slice(&fmt[i..i + run]);
+            i += run;
+            continue;
+        }
+        let start = i;
+        i += 1;
+        if i >= fmt.len() {
+            out.push(b'%');
+            break;
+        }
+        if fmt[i] == b'%' {
+            out.push(b'%');
+            i += 1;
+            continue;
+        }
+        let mut spec = Spec::default();
+        // %N$: an explicit argument position.
+        let digits = fmt[i..].iter().take_while(|d| d.is_ascii_digit()).count();
+        if digits > 0 && fmt.get(i + digits) == Some(&b'$') {
+            let n: usize = std::str::from_utf8(&fmt[i..i + digits]).ok().and_then(|t| t.parse().ok()).unwrap_or(0);
+            if n == 0 {
+                return Err("fatal: positional specifier `$' must be positive".to_string());
+            }
+            next_arg = n - 1;
+            i += digits + 1;
+        }
+        while i < fmt.len() {
+            match fmt[i] {
+                b'-' => spec.left = true,
+                b'+' => spec.plus = true,
+                b' ' => spec.space = true,
+                b'#' => spec.alt = true,
+                b'0' => spec.zero = true,
+                b'\'' => {}
+                _ => break,
+            }
+            i += 1;
+        }
+        if fmt.get(i) == Some(&b'*') {
+            i += 1;
+            let w = take_arg(args, &mut next_arg)?.to_num();
+            if w < 0.0 {
+                spec.left = true;
+            }
+            spec.width = w.abs().min(1e9) as usize;
+        } else {
+            while i < fmt.len() && fmt[i].is_ascii_digit() {
+                spec.width = spec.width.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize);
+                i += 1;
+            }
+        }
+        if fmt.get(i) == Some(&b'.') {
+            i += 1;
+            if fmt.get(i) == Some(&b'*') {
+                i += 1;
+                let p = take_arg(args, &mut next_arg)?.to_num();
+                spec.precision = if p < 0.0 { None } else { Some(p.min(1e9) as usize) };
+            } else {
+                let mut p = 0usize;
+                while i < fmt.len() && fmt[i].is_ascii_digit() {
+                    p = p.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize);
+                    i += 1;
+                }
+                spec.precision = Some(p);
+            }
+        }
+        while i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't') {
+            i += 1;
+        }
+        let conv = match fmt.get(i) {
+            Some(c) => *c,
+            None => {
+                out.extend_from_slice(&fmt[start..]);
+                break;
+            }
+        };
+        i += 1;
+        match conv {
+            b'd' | b'i' => {
+                let v = take_arg(args, &mut next_arg)?.to_num();
+                format_signed(out, v, &spec);
+            }
+            b'o' | b'x' | b'X' | b'u' => {
+                let v = take_arg(args, &mut next_arg)?.to_num();
+                format_unsigned(out, v, conv, &spec);
+            }
+            b'e' | b'E' | b'f' | b'F' | b'g' | b'G' | b'a' | b'A' => {
+                let v = take_arg(args, &mut next_arg)?.to_num();
+                format_float(out, v, conv, &spec);
+            }
+            b'c' => {
+                let arg = take_arg(args, &mut next_arg)?;
+                let mut text = Vec::new();
+                if arg.is_numeric() {
+                    push_char_code(&mut text, arg.to_num());
+                } else {
+                    let s = arg.to_str(convfmt);
+                    let (_, len) = char_at(&s, 0);
+                    if len == 0 {
+                        text.push(0);
+                    } else {
+                        text.extend_from_slice(&s[..len]);
+                    }
+                }
+                pad(out, &text, 1, &spec, false);
+            }
+            b's' => {
+                let arg = take_arg(args, &mut next_arg)?;
+                let s = arg.to_str(convfmt);
+                let (text, chars) = match spec.precision {
+                    Some(p) => truncate_chars(&s, p),
+                    None => (&s[..], count_chars(&s)),
+                };
+                pad(out, text, chars, &spec, false);
+            }
+            _ => out.extend_from_slice(&fmt[start..i]),
+        }
+    }
+    Ok(())
+}
+
+fn take_arg<'v>(args: &'v [Value], next: &mut usize) -> Result<&'v Value, String> {
+    match args.get(*next) {
+        Some(v) => {
+            *next += 1;
+            Ok(v)
+        }
+        None => Err("fatal: not enough arguments to satisfy format string".to_string()),
+    }
+}
+
+pub fn count_chars(s: &[u8]) -> usize {
+    if s.is_ascii() {
+        return s.len();
+    }
+    let mut n = 0;
+    let mut i = 0;
+    while i < s.len() {
+        i += char_at(s, i).1;
+        n += 1;
+    }
+    n
+}
+
+fn truncate_chars(s: &[u8], max: usize) -> (&[u8], usize) {
+    let mut i = 0;
+    let mut n = 0;
+    while i < s.len() && n < max {
+        i += char_at(s, i).1;
+        n += 1;
+    }
+    (&s[..i], n)
+}
+
+/// The character for `%c` with a number: ASCII as a byte, others UTF-8 encoded.
+fn push_char_code(out: &mut Vec<u8>, v: f64) {
+    let code = if v.is_finite() && v >= 0.0 { v as u64 } else { 0 };
+    if code < 128 {
+        out.push(code as u8);
+        return;
+    }
+    match char::from_u32(code as u32).filter(|_| code <= u32::MAX as u64) {
+        Some(c) => {
+            let mut buf = [0u8; 4];
+            out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+        }
+        None => out.push(code as u8),
+    }
+}
+
+/// Pads `text` (`chars` characters wide) to the width. `numeric_zero`: zero padding goes
+/// after the sign/prefix, which the caller passed separately.
+fn pad(out: &mut Vec<u8>, text: &[u8], chars: usize, spec: &Spec, _numeric: bool) {
+    let fill = spec.width.saturating_sub(chars);
+    if !spec.left {
+        out.extend(std::iter::repeat(b' ').take(fill));
+    }
+    out.extend_from_slice(text);
+    if spec.left {
+        out.extend(std::iter::repeat(b' ').take(fill));
+    }
+}
+
+/// Writes `prefix` (sign, 0x) and `digits` padded to the width: zeros between them with
+/// the `0` flag, spaces otherwise.
+fn pad_number(out: &mut Vec<u8>, prefix: &[u8], digits: &[u8], spec: &Spec, zero_allowed: bool) {
+    let len = prefix.len() + digits.len();
+    let fill = spec.width.saturating_sub(len);
+    if spec.left {
+        out.extend_from_slice(prefix);
+        out.extend_from_slice(digits);
+        out.extend(std::iter::repeat(b' ').take(fill));
+    } else if spec.zero && zero_allowed {
+        out.extend_from_slice(prefix);
+        out.extend(std::iter::repeat(b'0').take(fill));
+        out.extend_from_slice(digits);
+    } else {
+        out.extend(std::iter::repeat(b' ').take(fill));
+        out.extend_from_slice(prefix);
+        out.extend_from_slice(digits);
+    }
+}
+
+fn sign_prefix(negative: bool, spec: &Spec) -> &'static [u8] {
+    if negative {
+        b"-"
+    } else if spec.plus {
+        b"+"
+    } else if spec.space {
+        b" "
+    } else {
+        b""
+    }
+}
+
+/// Decimal digits of the integer part of |v|.
+fn integer_digits(v: f64) -> Vec<u8> {
+    let a = v.abs().trunc();
+    if a < 1.8e19 {
+        (a as u64).to_string().into_bytes()
+    } else {
+        format!("{:.0}", a).into_bytes()
+    }
+}
+
+fn format_signed(out: &mut Vec<u8>, v: f64, spec: &Spec) {
+    if !v.is_finite() {
+        out.extend_from_slice(nan_inf_text(v).as_bytes());
+        return;
+    }
+    let t = v.trunc();
+    let mut digits = integer_digits(t);
+    if let Some(p) = spec.precision {
+        if p == 0 && t == 0.0 {
+            digits.clear();
+        } else if digits.len() < p {
+            let mut padded = vec![b'0'; p - digits.len()];
+            padded.extend_from_slice(&digits);
+            digits = padded;
+        }
+    }
+    let prefix = sign_prefix(t < 0.0, spec);
+    pad_number(out, prefix, &digits, spec, spec.precision.is_none());
+}
+
+fn format_unsigned(out: &mut Vec<u8>, v: f64, conv: u8, spec: &Spec) {
+    if !v.is_finite() {
+        out.extend_from_slice(nan_inf_text(v).as_bytes());
+        return;
+    }
+    let t = v.trunc();
+    if t < 0.0 && t < -9.2e18 || t >= 1.8e19 {
+        // Out of range for an unsigned conversion: gawk falls back to a float format.
+        let mut g = *spec;
+        g.precision = None;
+        format_float(out, v, b'g', &g);
+        return;
+    }
+    let u = if t < 0.0 { (t as i64) as u64 } else { t as u64 };
+    let mut digits = match conv {
+        b'o' => format!("{:o}", u).into_bytes(),
+        b'x' => format!("{:x}", u).into_bytes(),
+        b'X' => format!("{:X}", u).into_bytes(),
+        _ => u.to_string().into_bytes(),
+    };
+    if let Some(p) = spec.precision {
+        if p == 0 && u == 0 {
+            digits.clear();
+        } else if digits.len() < p {
+            let mut padded = vec![b'0'; p - digits.len()];
+            padded.extend_from_slice(&digits);
+            digits = padded;
+        }
+    }
+    let mut prefix: &[u8] = b"";
+    if spec.alt {
+        match conv {
+            b'o' if digits.first() != Some(&b'0') => prefix = b"0",
+            b'x' if u != 0 => prefix = b"0x",
+            b'X' if u != 0 => prefix = b"0X",
+            _ => {}
+        }
+    }
+    pad_number(out, prefix, &digits, spec, spec.precision.is_none());
+}
+
+fn format_float(out: &mut Vec<u8>, v: f64, conv: u8, spec: &Spec) {
+    if !v.is_finite() {
+        out.extend_from_slice(nan_inf_text(v).as_bytes());
+        return;
+    }
+    let negative = v.is_sign_negative() && v != 0.0 || (v == 0.0 && v.is_sign_negative());
+    let a = v.abs();
+    let mut body = Vec::new();
+    let upper = conv.is_ascii_uppercase();
+    match conv | 0x20 {
+        b'f' => fixed(&mut body, a, spec.precision.unwrap_or(6), spec.alt),
+        b'e' => exponential(&mut body, a, spec.precision.unwrap_or(6), spec.alt, upper),
+        b'g' => {
+            let p = spec.precision.unwrap_or(6);
+            general(&mut body, a, if p == 0 { 1 } else { p }, spec.alt, upper);
+        }
+        _ => hex_float(&mut body, a, spec.precision, upper),
+    }
+    let prefix = sign_prefix(negative, spec);
+    pad_number(out, prefix, &body, spec, true);
+}
+
+fn fixed(out: &mut Vec<u8>, a: f64, precision: usize, alt: bool) {
+    out.extend_from_slice(format!("{:.*}", precision, a).as_bytes());
+    if alt && precision == 0 {
+        out.push(b'.');
+    }
+}
+
+/// `d.ddde±XX` from Rust's `d.ddde±X`.
+fn exponential(out: &mut Vec<u8>, a: f64, precision: usize, alt: bool, upper: bool) {
+    let text = format!("{:.*e}", precision, a);
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    out.extend_from_slice(mantissa.as_bytes());
+    if alt && precision == 0 {
+        out.push(b'.');
+    }
+    push_exponent(out, exponent.parse::<i32>().unwrap_or(0), upper);
+}
+
+fn push_exponent(out: &mut Vec<u8>, exp: i32, upper: bool) {
+    out.push(if upper { b'E' } else { b'e' });
+    out.push(if exp < 0 { b'-' } else { b'+' });
+    let e = exp.unsigned_abs();
+    if e < 10 {
+        out.push(b'0');
+    }
+    out.extend_from_slice(e.to_string().as_bytes());
+}
+
+fn general(out: &mut Vec<u8>, a: f64, p: usize, alt: bool, upper: bool) {
+    // The exponent %e would show with p-1 digits decides between %f and %e style.
+    let probe = format!("{:.*e}", p - 1, a);
+    let exp: i64 = probe.split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
+    let start = out.len();
+    if exp < -4 || exp >= p as i64 {
+        exponential(out, a, p - 1, alt, upper);
+        if !alt {
+            let e_pos = out[start..].iter().position(|c| *c == b'e' || *c == b'E').map(|i| i + start).unwrap_or(out.len());
+            let exponent = out.split_off(e_pos);
+            strip_zeros(out, start);
+            out.extend_from_slice(&exponent);
+        }
+    } else {
+        let precision = (p as i64 - 1 - exp).max(0) as usize;
+        fixed(out, a, precision, alt);
+        if !alt {
+            strip_zeros(out, start);
+        }
+    }
+}
+
+/// Removes trailing zeros of a fraction, and the point if nothing is left after it.
+fn strip_zeros(out: &mut Vec<u8>, start: usize) {
+    if !out[start..].contains(&b'.') {
+        return;
+    }
+    while out.len() > start && out[out.len() - 1] == b'0' {
+        out.pop();
+    }
+    if out.len() > start && out[out.len() - 1] == b'.' {
+        out.pop();
+    }
+}
+
+/// `%a`: hexadecimal floating point as glibc writes it.
+fn hex_float(out: &mut Vec<u8>, a: f64, precision: Option<usize>, upper: bool) {
+    let bits = a.to_bits();
+    let mut exp = ((bits >> 52) & 0x7ff) as i64;
+    let mut mantissa = bits & ((1u64 << 52) - 1);
+    let lead = if exp == 0 {
+        if mantissa == 0 {
+            0
+        } else {
+            exp = 1;
+            0
+        }
+    } else {
+        1
+    };
+    if a == 0.0 {
+        exp = 1023;
+    }
+    let mut digits = format!("{:013x}", mantissa);
+    match precision {
+        Some(p) if p < 13 => {
+            // Round the mantissa to p hex digits (half to even is close enough here).
+            let shift = 4 * (13 - p) as u32;
+            let half = 1u64 << (shift - 1);
+            let rounded = (mantissa + half) >> shift;
+            mantissa = rounded << shift;
+            digits = format!("{:013x}", mantissa & ((1u64 << 52) - 1));
+            digits.truncate(p);
+        }
+        Some(p) => {
+            while digits.len() < p {
+                digits.push('0');
+            }
+        }
+        None => {
+            while digits.ends_with('0') {
+                digits.pop();
+            }
+        }
+    }
+    let mut text = format!("0x{}", lead);
+    if !digits.is_empty() {
+        text.push('.');
+        text.push_str(&digits);
+    }
+    let e = if a == 0.0 { 0 } else { exp - 1023 };
+    text.push_str(&format!("p{}{}", if e < 0 { '-' } else { '+' }, e.abs()));
+    if upper {
+        text = text.to_uppercase();
+    }
+    out.extend_from_slice(text.as_bytes());
+}
+
+/// `%.{precision}g` without going through the format parser (OFMT/CONVFMT's default).
+pub fn format_g(out: &mut Vec<u8>, v: f64, precision: usize, alt: bool, upper: bool) {
+    if !v.is_finite() {
+        out.extend_from_slice(nan_inf_text(v).as_bytes());
+        return;
+    }
+    if v.is_sign_negative() && v != 0.0 {
+        out.push(b'-');
+    }
+    general(out, v.abs(), precision.max(1), alt, upper);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(fmt: &str, args: &[Value]) -> String {
+        let mut out = Vec::new();
+        sprintf(&mut out, fmt.as_bytes(), args, b"%.6g").unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn conversions() {
+        let n = |v: f64| Value::Num(v);
+        assert_eq!(f("%d|%5.2f|%e|%g|%G", &[n(42.9), n(3.14159), n(12345.678), n(0.0001234), n(1e20)]), "42| 3.14|1.234568e+04|0.0001234|1E+20");
+        assert_eq!(f("%x %o %u %c", &[n(255.0), n(8.0), n(-1.0), n(65.0)]), "ff 10 18446744073709551615 A");
+        assert_eq!(f("%.3d|%-+5d|% d|%#o|%#x|%08.3f|%-08d|%+.2e", &[n(5.0), n(3.0), n(4.0), n(8.0), n(255.0), n(-3.14159), n(7.0), n(12345.0)]), "005|+3   | 4|010|0xff|-003.142|7       |+1.23e+04");
+        assert_eq!(f("%5s|%-5s|%.2s", &[Value::from_str("éé".as_bytes()), Value::from_str("é".as_bytes()), Value::from_str("ééé".as_bytes())]), "   éé|é    |éé");
+        assert_eq!(f("%*d|%-*d|%.*f", &[n(4.0), n(7.0), n(3.0), n(1.0), n(2.0), n(3.14159)]), "   7|1  |3.14");
+        assert_eq!(f("%g %g %g %#g", &[n(100000.0), n(1e6), n(0.5), n(1.0)]), "100000 1e+06 0.5 1.00000");
+        assert_eq!(f("%d %i", &[n(1e30), n(-3.9)]), "1000000000000000019884624838656 -3");
+        assert_eq!(f("%2$s %1$s", &[Value::from_str(b"a"), Value::from_str(b"b")]), "b a");
+    }
+}
