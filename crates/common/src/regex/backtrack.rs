@@ -135,9 +135,11 @@ impl Program {
     pub fn longest_at(&self, hay: &[u8], start: usize, slots: &mut Vec<Option<usize>>) -> bool {
         let mut current: Vec<Option<usize>> = vec![None; self.slots];
         let mut best: Option<usize> = None;
-        let width = hay.len() - start + 1;
-        let memo = !self.has_backrefs && self.insts.len().saturating_mul(width) <= 1 << 28;
-        let mut visited = if memo { vec![0u64; (self.insts.len() * width + 63) / 64] } else { Vec::new() };
+        // Visited (instruction, position) pairs, position-major and grown on demand: a
+        // match usually ends near its start, even in a huge text.
+        let memo = !self.has_backrefs;
+        let ninsts = self.insts.len();
+        let mut visited: Vec<u64> = Vec::new();
         let mut stack: Vec<Job> = vec![Job::Step(0, start)];
         let mut steps: u64 = 0;
         while let Some(job) = stack.pop() {
@@ -150,7 +152,11 @@ impl Program {
             };
             loop {
                 if memo {
-                    let bit = pc * width + (pos - start);
+                    let bit = (pos - start) * ninsts + pc;
+                    if bit / 64 >= visited.len() {
+                        let want = (bit / 64 + 1).max(visited.len() * 2).max(16);
+                        visited.resize(want, 0);
+                    }
                     if visited[bit / 64] & (1 << (bit % 64)) != 0 {
                         break;
                     }

@@ -69,6 +69,9 @@ pub struct Exec<'s> {
     ps: Vec<u8>,
     hold: Vec<u8>,
     chomped: bool,
+    /// Whether the hold space "ends with a newline": GNU moves this flag along with the
+    /// text (h, H, g, G, x), which decides if a last line without newline gets one.
+    hold_chomped: bool,
     lineno: u64,
     ranges: Vec<Range>,
     last_regex: Option<Rc<Regex>>,
@@ -90,7 +93,7 @@ impl<'s> Exec<'s> {
             }
         }
         let readers = script.read_files.iter().map(|n| File::open(String::from_utf8_lossy(n).as_ref()).ok().map(BufReader::new)).collect();
-        Exec { script, settings, ps: Vec::new(), hold: Vec::new(), chomped: true, lineno: 0, ranges, last_regex: None, queue: Vec::new(), replaced: false, exit: None, targets, readers, missing_newline: false }
+        Exec { script, settings, ps: Vec::new(), hold: Vec::new(), chomped: true, hold_chomped: true, lineno: 0, ranges, last_regex: None, queue: Vec::new(), replaced: false, exit: None, targets, readers, missing_newline: false }
     }
 
     pub fn delim(&self) -> u8 {
@@ -346,17 +349,25 @@ impl<'s> Exec<'s> {
                     self.write_out(out, &name, false)?;
                     self.missing_newline = false;
                 }
-                Kind::Get => self.ps = self.hold.clone(),
+                Kind::Get => {
+                    self.ps = self.hold.clone();
+                    self.chomped = self.hold_chomped;
+                }
                 Kind::GetAppend => {
                     self.ps.push(b'\n');
                     let hold = std::mem::take(&mut self.hold);
                     self.ps.extend_from_slice(&hold);
                     self.hold = hold;
+                    self.chomped = self.hold_chomped;
                 }
-                Kind::Hold => self.hold = self.ps.clone(),
+                Kind::Hold => {
+                    self.hold = self.ps.clone();
+                    self.hold_chomped = self.chomped;
+                }
                 Kind::HoldAppend => {
                     self.hold.push(b'\n');
                     self.hold.extend_from_slice(&self.ps);
+                    self.hold_chomped = self.chomped;
                 }
                 Kind::List(width) => {
                     let width = width.unwrap_or(self.settings.line_wrap);
@@ -443,7 +454,10 @@ impl<'s> Exec<'s> {
                     let first = self.ps[..end].to_vec();
                     self.write_target(*t, &first, out)?;
                 }
-                Kind::Exchange => std::mem::swap(&mut self.ps, &mut self.hold),
+                Kind::Exchange => {
+                    std::mem::swap(&mut self.ps, &mut self.hold);
+                    std::mem::swap(&mut self.chomped, &mut self.hold_chomped);
+                }
                 Kind::Translate(map) => self.ps = translate(&self.ps, map),
                 Kind::Zap => self.ps.clear(),
             }

@@ -567,7 +567,10 @@ impl<'a> Parser<'a> {
                 Some(c) => out.push(c),
             }
         }
-        out.push(b'\n');
+        // `$a\` with no text appends nothing (the idiom that adds a missing final newline).
+        if !out.is_empty() {
+            out.push(b'\n');
+        }
         Ok(out)
     }
 
