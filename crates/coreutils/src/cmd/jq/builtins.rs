@@ -1,0 +1,729 @@
+//! jq's builtins: the ones written in Rust (`Native`, dispatched here; string, regex,
+//! format, math and time ones live in their own files) and the rest written in jq itself
+//! (`PRELUDE`), compiled before the program. Semantics are jq 1.6's, quirks included
+//! (`limit(0; f)` yields one output, `repeat(f)` applies f to the same input, …).
+
+use std::rc::Rc;
+
+use super::ast::Ast;
+use super::interp::{err, iterate, Env, Flow, Interp, Res};
+use super::value::{Map, Value};
+use super::{math, ops, paths, strings, time};
+
+macro_rules! natives {
+    ($($variant:ident = $name:literal / $arity:literal),* $(,)?) => {
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Native { $($variant),* , Math1(usize), Math2(usize), Math3(usize) }
+        const TABLE: &[(&str, usize, Native)] = &[$(($name, $arity, Native::$variant)),*];
+    };
+}
+
+natives! {
+    Empty = "empty"/0, Error0 = "error"/0, Error1 = "error"/1, Not = "not"/0, Length = "length"/0,
+    Utf8ByteLength = "utf8bytelength"/0, Type = "type"/0, Keys = "keys"/0, KeysUnsorted = "keys_unsorted"/0,
+    Has = "has"/1, Contains = "contains"/1, Add = "add"/0, Any0 = "any"/0, All0 = "all"/0, Any1 = "any"/1,
+    All1 = "all"/1, Any2 = "any"/2, All2 = "all"/2, Range1 = "range"/1, Range2 = "range"/2, Range3 = "range"/3,
+    Min = "min"/0, Max = "max"/0, MinBy = "min_by"/1, MaxBy = "max_by"/1, Sort = "sort"/0, SortBy = "sort_by"/1,
+    GroupBy = "group_by"/1, Unique = "unique"/0, UniqueBy = "unique_by"/1, Reverse = "reverse"/0,
+    Flatten0 = "flatten"/0, Flatten1 = "flatten"/1, ToEntries = "to_entries"/0, FromEntries = "from_entries"/0,
+    WithEntries = "with_entries"/1, Map = "map"/1, Select = "select"/1, Recurse0 = "recurse"/0,
+    Recurse1 = "recurse"/1, Recurse2 = "recurse"/2, Path = "path"/1, GetPath = "getpath"/1,
+    SetPath = "setpath"/2, DelPaths = "delpaths"/1, Del = "del"/1, ToString = "tostring"/0,
+    ToNumber = "tonumber"/0, ToJson = "tojson"/0, FromJson = "fromjson"/0, ToStream = "tostream"/0,
+    FromStream = "fromstream"/1, Input = "input"/0, Inputs = "inputs"/0, Debug = "debug"/0,
+    Stderr = "stderr"/0, InputLineNumber = "input_line_number"/0, InputFilename = "input_filename"/0,
+    Halt = "halt"/0, HaltError1 = "halt_error"/1, Env = "env"/0, Builtins = "builtins"/0,
+    Limit = "limit"/2, First1 = "first"/1, Last1 = "last"/1, Nth2 = "nth"/2, First0 = "first"/0,
+    Last0 = "last"/0, Nth1 = "nth"/1, Until = "until"/2, While = "while"/2, Repeat = "repeat"/1,
+    IsEmpty = "isempty"/1, Infinite = "infinite"/0, Nan = "nan"/0, IsInfinite = "isinfinite"/0,
+    IsNan = "isnan"/0, IsNormal = "isnormal"/0, Format = "format"/1, Transpose = "transpose"/0,
+    Indices = "indices"/1, Index = "index"/1, Rindex = "rindex"/1, Join = "join"/1, Split1 = "split"/1,
+    Split2 = "split"/2, AsciiDowncase = "ascii_downcase"/0, AsciiUpcase = "ascii_upcase"/0,
+    Explode = "explode"/0, Implode = "implode"/0, Ltrimstr = "ltrimstr"/1, Rtrimstr = "rtrimstr"/1,
+    Startswith = "startswith"/1, Endswith = "endswith"/1, Test1 = "test"/1, Test2 = "test"/2,
+    Match1 = "match"/1, Match2 = "match"/2, Capture1 = "capture"/1, Capture2 = "capture"/2, Scan = "scan"/1,
+    Sub2 = "sub"/2, Sub3 = "sub"/3, Gsub2 = "gsub"/2, Gsub3 = "gsub"/3, Now = "now"/0, Mktime = "mktime"/0,
+    Gmtime = "gmtime"/0, Localtime = "localtime"/0, Strftime = "strftime"/1, Strflocaltime = "strflocaltime"/1,
+    Strptime = "strptime"/1, Splits2 = "splits"/2, EnvVar = "$ENV"/0, Unsupported = "get_search_list"/0,
+    Modulemeta = "modulemeta"/0, JqOrigin = "get_jq_origin"/0, ProgOrigin = "get_prog_origin"/0,
+}
+
+/// Builtins written in jq (jq 1.6's behaviour).
+pub const PRELUDE: &str = r#"
+def values: select(. != null);
+def nulls: select(. == null);
+def booleans: select(type == "boolean");
+def numbers: select(type == "number");
+def strings: select(type == "string");
+def arrays: select(type == "array");
+def objects: select(type == "object");
+def iterables: select(type|. == "array" or . == "object");
+def scalars: select(type|. != "array" and . != "object");
+def scalars_or_empty: select(. == null or . == true or . == false or type == "number" or type == "string" or ((type == "array" or type == "object") and length == 0));
+def normals: select(isnormal);
+def finites: select(isinfinite or isnan | not);
+def isfinite: type == "number" and (isinfinite | not);
+def map_values(f): .[] |= f;
+def recurse_down: recurse;
+def paths: path(..) | select(length > 0);
+def paths(node_filter): . as $dot | paths | select(. as $p | $dot | getpath($p) | node_filter);
+def leaf_paths: paths(scalars);
+def in(xs): . as $x | xs | has($x);
+def inside(xs): . as $x | xs | contains($x);
+def halt_error: halt_error(5);
+def todateiso8601: strftime("%Y-%m-%dT%H:%M:%SZ");
+def fromdateiso8601: strptime("%Y-%m-%dT%H:%M:%SZ") | mktime;
+def todate: todateiso8601;
+def fromdate: fromdateiso8601;
+def splits($re): splits($re; null);
+def combinations: if length == 0 then [] else .[0][] as $x | (.[1:] | combinations) as $y | [$x] + $y end;
+def combinations(n): . as $dot | [range(n) | $dot] | combinations;
+def walk(f): . as $in | if type == "object" then reduce keys_unsorted[] as $key ({}; . + {($key): ($in[$key] | walk(f))}) | f elif type == "array" then map(walk(f)) | f else f end;
+def truncate_stream(stream): . as $n | null | stream | . as $input | if (.[0] | length) > $n then setpath([0]; $input[0][$n:]) else empty end;
+def bsearch(target): if length == 0 then -1 elif length == 1 then (if target == .[0] then 0 elif target < .[0] then -1 else -2 end) else . as $in | [0, length - 1, null] | until(.[0] > .[1]; if .[2] != null then (.[1] = -1) else (((.[1] + .[0]) / 2) | floor) as $mid | $in[$mid] as $m | if $m == target then (.[2] = $mid) elif .[0] == .[1] then (.[1] = -1) elif $m < target then (.[0] = ($mid + 1)) else (.[1] = ($mid - 1)) end end) | if .[2] == null then (if $in[.[0]] < target then (-2 - .[0]) else (-1 - .[0]) end) else .[2] end end;
+def INDEX(stream; idx_expr): reduce stream as $row ({}; .[$row | idx_expr | tostring] = $row);
+def INDEX(idx_expr): INDEX(.[]; idx_expr);
+def JOIN($idx; idx_expr): [.[] | [., $idx[idx_expr]]];
+def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
+def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
+def IN(s): any(s == .; .);
+def IN(src; s): any(src == s; .);
+def pow10: 10 as $ten | pow($ten; .);
+"#;
+
+/// A native builtin by name and arity.
+pub fn lookup(name: &str, arity: usize) -> Option<Native> {
+    if let Some((_, _, n)) = TABLE.iter().find(|(n, a, _)| *n == name && *a == arity) {
+        return Some(*n);
+    }
+    math::lookup(name, arity)
+}
+
+/// `builtins`: every name/arity.
+pub fn all_names(prelude_names: &[String]) -> Vec<String> {
+    let mut names: Vec<String> = TABLE.iter().filter(|(n, _, _)| !n.starts_with('$') && !n.starts_with("get_") && *n != "modulemeta").map(|(n, a, _)| format!("{}/{}", n, a)).collect();
+    names.extend(math::names());
+    names.extend(prelude_names.iter().cloned());
+    names
+}
+
+fn number(v: &Value, what: &str) -> Result<f64, Flow> {
+    match v {
+        Value::Number(n) => Ok(*n),
+        _ => Err(err(format!("{} ({}) {}", v.kind(), v.dump_trunc(), what))),
+    }
+}
+
+fn array<'a>(v: &'a Value, what: &str) -> Result<&'a Rc<Vec<Value>>, Flow> {
+    match v {
+        Value::Array(a) => Ok(a),
+        _ => Err(err(format!("{} ({}) {}", v.kind(), v.dump_trunc(), what))),
+    }
+}
+
+/// Keys for the `_by` builtins: each element with `[f]` of it.
+fn keyed<'p>(ip: &Interp<'p, '_>, f: &'p Ast, env: &Env<'p>, items: &[Value]) -> Result<Vec<(Value, Value)>, Flow> {
+    items.iter().map(|x| Ok((Value::array(ip.collect(f, env, x.clone())?), x.clone()))).collect()
+}
+
+fn sorted_keyed(mut pairs: Vec<(Value, Value)>) -> Vec<(Value, Value)> {
+    pairs.sort_by(|a, b| a.0.compare(&b.0));
+    pairs
+}
+
+fn groups(pairs: Vec<(Value, Value)>) -> Vec<Vec<Value>> {
+    let mut out: Vec<(Value, Vec<Value>)> = Vec::new();
+    for (k, v) in sorted_keyed(pairs) {
+        match out.last_mut() {
+            Some((last, group)) if last.equals(&k) => group.push(v),
+            _ => out.push((k, vec![v])),
+        }
+    }
+    out.into_iter().map(|(_, g)| g).collect()
+}
+
+fn entries(v: &Value) -> Result<Vec<Value>, Flow> {
+    let pair = |k: Value, v: Value| {
+        let mut m = Map::with_capacity(2);
+        m.insert(Rc::from("key"), k);
+        m.insert(Rc::from("value"), v);
+        Value::object(m)
+    };
+    match v {
+        Value::Object(o) => Ok(o.iter().map(|(k, x)| pair(Value::String(k.clone()), x.clone())).collect()),
+        Value::Array(a) => Ok(a.iter().enumerate().map(|(i, x)| pair(Value::Number(i as f64), x.clone())).collect()),
+        _ => Err(err(format!("{} ({}) has no keys", v.kind(), v.dump_trunc()))),
+    }
+}
+
+fn from_entries(v: &Value) -> Result<Value, Flow> {
+    let mut m = Map::new();
+    let mut iterate_err = None;
+    let items: Vec<Value> = match v {
+        Value::Array(a) => a.to_vec(),
+        Value::Object(o) => o.values().cloned().collect(),
+        _ => {
+            iterate_err = Some(err(format!("Cannot iterate over {} ({})", v.kind(), v.dump_trunc())));
+            Vec::new()
+        }
+    };
+    if let Some(e) = iterate_err {
+        return Err(e);
+    }
+    for e in items {
+        let field = |name: &str| ops::index(&e, &Value::from_str(name));
+        let mut key = Value::Null;
+        for name in ["key", "Key", "name", "Name"] {
+            let k = field(name)?;
+            if k.truthy() {
+                key = k;
+                break;
+            }
+        }
+        let has_value = match &e {
+            Value::Object(o) => o.contains_key("value"),
+            _ => return Err(err(format!("Cannot check whether {} has a string key", e.kind()))),
+        };
+        let value = if has_value { field("value")? } else { field("Value")? };
+        match key {
+            Value::String(k) => m.insert(k, value),
+            other => return Err(err(format!("Cannot use {} ({}) as object key", other.kind(), other.dump_trunc()))),
+        }
+    }
+    Ok(Value::object(m))
+}
+
+fn flatten(items: &[Value], depth: f64, out: &mut Vec<Value>) {
+    for x in items {
+        match x {
+            Value::Array(inner) if depth != 0.0 => flatten(inner, depth - 1.0, out),
+            _ => out.push(x.clone()),
+        }
+    }
+}
+
+/// `tostream`: leaves as [path, value], then [path] after each non-empty container.
+fn to_stream(path: &mut Vec<Value>, v: &Value, top: bool, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+    let children: Vec<(Value, Value)> = match v {
+        Value::Array(a) if !a.is_empty() => a.iter().enumerate().map(|(i, x)| (Value::Number(i as f64), x.clone())).collect(),
+        Value::Object(o) if !o.is_empty() => o.sorted_keys().into_iter().map(|k| (Value::String(k.clone()), o.get(&k).cloned().unwrap_or(Value::Null))).collect(),
+        _ => return cb(Value::array(vec![Value::array(path.clone()), v.clone()])),
+    };
+    let last = children.last().map(|(k, _)| k.clone()).unwrap_or(Value::Null);
+    for (k, child) in children {
+        path.push(k);
+        to_stream(path, &child, false, cb)?;
+        path.pop();
+    }
+    let _ = top;
+    path.push(last);
+    let closing = Value::array(vec![Value::array(path.clone())]);
+    path.pop();
+    cb(closing)
+}
+
+/// The `tostream` events of a value (also `--stream`).
+pub fn stream_events(v: &Value, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+    to_stream(&mut Vec::new(), v, true, cb)
+}
+
+pub fn call<'p>(ip: &Interp<'p, '_>, native: Native, args: &'p [Ast], env: &Env<'p>, input: Value, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+    // Builtins taking value arguments get them one combination at a time (cartesian).
+    let arg = |i: usize, input: &Value, f: &mut dyn FnMut(Value) -> Res| ip.eval(&args[i], env, input.clone(), f);
+    match native {
+        Native::Empty => Ok(()),
+        Native::Error0 => raise(input),
+        Native::Error1 => arg(0, &input, &mut |m| raise(m)),
+        Native::Not => cb(Value::Bool(!input.truthy())),
+        Native::Length => cb(input.length().map_err(err)?),
+        Native::Utf8ByteLength => match &input {
+            Value::String(s) => cb(Value::Number(s.len() as f64)),
+            _ => Err(err(format!("{} ({}) only strings have UTF-8 byte length", input.kind(), input.dump_trunc()))),
+        },
+        Native::Type => cb(Value::from_str(input.kind())),
+        Native::Keys | Native::KeysUnsorted => match &input {
+            Value::Object(o) => cb(Value::array(if native == Native::Keys { o.sorted_keys() } else { o.keys().cloned().collect() }.into_iter().map(Value::String).collect())),
+            Value::Array(a) => cb(Value::array((0..a.len()).map(|i| Value::Number(i as f64)).collect())),
+            _ => Err(err(format!("{} ({}) has no keys", input.kind(), input.dump_trunc()))),
+        },
+        Native::Has => arg(0, &input, &mut |k| match (&input, &k) {
+            (Value::Object(o), Value::String(s)) => cb(Value::Bool(o.contains_key(s))),
+            (Value::Array(a), Value::Number(n)) => cb(Value::Bool(*n >= 0.0 && *n < a.len() as f64)),
+            _ => Err(err(format!("Cannot check whether {} has a {} key", input.kind(), k.kind()))),
+        }),
+        Native::Contains => arg(0, &input, &mut |b| cb(Value::Bool(ops::contains(&input, &b)?))),
+        Native::Add => {
+            let mut acc = Value::Null;
+            iterate(input, &mut |x| {
+                acc = ops::add(&acc, &x)?;
+                Ok(())
+            })?;
+            cb(acc)
+        }
+        Native::Any0 | Native::All0 => {
+            let want_all = native == Native::All0;
+            let mut result = want_all;
+            iterate(input, &mut |x| {
+                if x.truthy() != want_all {
+                    result = !want_all;
+                }
+                Ok(())
+            })?;
+            cb(Value::Bool(result))
+        }
+        Native::Any1 | Native::All1 | Native::Any2 | Native::All2 => {
+            let want_all = matches!(native, Native::All1 | Native::All2);
+            let (generator, cond): (Option<&'p Ast>, &'p Ast) = if args.len() == 2 { (Some(&args[0]), &args[1]) } else { (None, &args[0]) };
+            let id = ip.fresh_label();
+            let mut result = want_all;
+            let mut check = |x: Value| -> Res {
+                let c = ip.first(cond, env, x)?.map_or(false, |v| v.truthy());
+                if c != want_all {
+                    result = !want_all;
+                    return Err(Flow::Break(id));
+                }
+                Ok(())
+            };
+            let run = match generator {
+                Some(g) => ip.eval(g, env, input.clone(), &mut check),
+                None => iterate(input.clone(), &mut check),
+            };
+            match run {
+                Ok(()) => {}
+                Err(Flow::Break(b)) if b == id => {}
+                Err(e) => return Err(e),
+            }
+            cb(Value::Bool(result))
+        }
+        Native::Range1 => arg(0, &input, &mut |n| range(0.0, number(&n, "Range bounds must be numeric").map_err(|_| err("Range bounds must be numeric"))?, 1.0, cb)),
+        Native::Range2 => arg(0, &input, &mut |from| {
+            arg(1, &input, &mut |to| match (&from, &to) {
+                (Value::Number(a), Value::Number(b)) => range(*a, *b, 1.0, cb),
+                _ => Err(err("Range bounds must be numeric")),
+            })
+        }),
+        Native::Range3 => arg(0, &input, &mut |from| {
+            arg(1, &input, &mut |to| {
+                arg(2, &input, &mut |by| match (&from, &to, &by) {
+                    (Value::Number(a), Value::Number(b), Value::Number(c)) => range(*a, *b, *c, cb),
+                    _ => Err(err("Range bounds must be numeric")),
+                })
+            })
+        }),
+        Native::Min | Native::Max => {
+            let items = array(&input, "cannot be iterated over")?;
+            let best = items.iter().fold(None::<&Value>, |best, x| match best {
+                None => Some(x),
+                Some(b) => {
+                    let o = x.compare(b);
+                    if (native == Native::Min && o == std::cmp::Ordering::Less) || (native == Native::Max && o != std::cmp::Ordering::Less) {
+                        Some(x)
+                    } else {
+                        Some(b)
+                    }
+                }
+            });
+            cb(best.cloned().unwrap_or(Value::Null))
+        }
+        Native::MinBy | Native::MaxBy => {
+            let items = array(&input, "cannot be iterated over")?;
+            let pairs = keyed(ip, &args[0], env, items)?;
+            let mut best: Option<(Value, Value)> = None;
+            for (k, v) in pairs {
+                let replace = match &best {
+                    None => true,
+                    Some((bk, _)) => {
+                        let o = k.compare(bk);
+                        (native == Native::MinBy && o == std::cmp::Ordering::Less) || (native == Native::MaxBy && o != std::cmp::Ordering::Less)
+                    }
+                };
+                if replace {
+                    best = Some((k, v));
+                }
+            }
+            cb(best.map(|(_, v)| v).unwrap_or(Value::Null))
+        }
+        Native::Sort => {
+            let items = array(&input, "cannot be sorted, as it is not an array")?;
+            let mut v = items.to_vec();
+            v.sort_by(|a, b| a.compare(b));
+            cb(Value::array(v))
+        }
+        Native::SortBy => {
+            let items = array(&input, "cannot be sorted, as it is not an array")?;
+            cb(Value::array(sorted_keyed(keyed(ip, &args[0], env, items)?).into_iter().map(|(_, v)| v).collect()))
+        }
+        Native::GroupBy => {
+            let items = array(&input, "cannot be grouped, as it is not an array")?;
+            cb(Value::array(groups(keyed(ip, &args[0], env, items)?).into_iter().map(Value::array).collect()))
+        }
+        Native::Unique => {
+            let items = array(&input, "cannot be sorted, as it is not an array")?;
+            let mut v = items.to_vec();
+            v.sort_by(|a, b| a.compare(b));
+            v.dedup_by(|a, b| a.equals(b));
+            cb(Value::array(v))
+        }
+        Native::UniqueBy => {
+            let items = array(&input, "cannot be grouped, as it is not an array")?;
+            cb(Value::array(groups(keyed(ip, &args[0], env, items)?).into_iter().filter_map(|g| g.into_iter().next()).collect()))
+        }
+        Native::Reverse => match &input {
+            Value::Array(a) => cb(Value::array(a.iter().rev().cloned().collect())),
+            Value::Null => cb(Value::array(Vec::new())),
+            Value::Object(o) if o.is_empty() => cb(Value::array(Vec::new())),
+            Value::String(s) if s.is_empty() => cb(Value::array(Vec::new())),
+            Value::Number(n) if *n == 0.0 => cb(Value::array(Vec::new())),
+            _ => Err(err(format!("Cannot index {} with number", input.kind()))),
+        },
+        Native::Flatten0 | Native::Flatten1 => {
+            let mut go = |depth: f64| -> Res {
+                if depth < 0.0 {
+                    return Err(err("flatten depth must not be negative"));
+                }
+                let items = match &input {
+                    Value::Array(a) => a.to_vec(),
+                    Value::Object(o) => o.values().cloned().collect(),
+                    _ => return Err(err(format!("Cannot iterate over {} ({})", input.kind(), input.dump_trunc()))),
+                };
+                let mut out = Vec::new();
+                flatten(&items, depth, &mut out);
+                cb(Value::array(out))
+            };
+            if native == Native::Flatten0 {
+                go(1e18)
+            } else {
+                arg(0, &input, &mut |d| go(number(&d, "flatten depth must not be negative").map_err(|_| err("flatten depth must not be negative"))?))
+            }
+        }
+        Native::ToEntries => cb(Value::array(entries(&input)?)),
+        Native::FromEntries => cb(from_entries(&input)?),
+        Native::WithEntries => {
+            let mut mapped = Vec::new();
+            for e in entries(&input)? {
+                ip.eval(&args[0], env, e, &mut |x| {
+                    mapped.push(x);
+                    Ok(())
+                })?;
+            }
+            cb(from_entries(&Value::array(mapped))?)
+        }
+        Native::Map => {
+            let mut out = Vec::new();
+            iterate(input, &mut |x| {
+                ip.eval(&args[0], env, x, &mut |y| {
+                    out.push(y);
+                    Ok(())
+                })
+            })?;
+            cb(Value::array(out))
+        }
+        Native::Select => ip.eval(&args[0], env, input.clone(), &mut |c| if c.truthy() { cb(input.clone()) } else { Ok(()) }),
+        Native::Recurse0 => super::interp::recurse_all(input, cb),
+        Native::Recurse1 | Native::Recurse2 => recurse(ip, &args[0], args.get(1), env, input, cb),
+        Native::Path => ip.paths(&args[0], env, &[], input, &mut |p, _| cb(Value::array(p))),
+        Native::GetPath => arg(0, &input, &mut |p| match &p {
+            Value::Array(parts) => match paths::getpath(&input, parts) {
+                Ok(v) => cb(v),
+                Err(e) => Err(e),
+            },
+            _ => Err(err("Path must be specified as an array")),
+        }),
+        Native::SetPath => arg(1, &input, &mut |v| {
+            arg(0, &input, &mut |p| match &p {
+                Value::Array(parts) => cb(paths::setpath(input.clone(), parts, v.clone())?),
+                _ => Err(err("Path must be specified as an array")),
+            })
+        }),
+        Native::DelPaths => arg(0, &input, &mut |ps| match &ps {
+            Value::Array(list) => cb(paths::delpaths(input.clone(), list)?),
+            _ => Err(err("Paths must be specified as an array")),
+        }),
+        Native::Del => {
+            let list: Vec<Value> = ip.collect_paths(&args[0], env, input.clone())?.into_iter().map(Value::array).collect();
+            cb(paths::delpaths(input, &list)?)
+        }
+        Native::ToString => cb(Value::String(input.to_text())),
+        Native::ToJson => cb(Value::string(input.to_json())),
+        Native::ToNumber => match &input {
+            Value::Number(_) => cb(input),
+            Value::String(s) => match super::json::parse_one(s.as_bytes()) {
+                Ok(n @ Value::Number(_)) => cb(n),
+                Ok(_) => Err(err(format!("{} ({}) cannot be parsed as a number", input.kind(), input.dump_trunc()))),
+                Err(m) => Err(err(format!("{} (while parsing '{}')", m, s))),
+            },
+            _ => Err(err(format!("{} ({}) cannot be parsed as a number", input.kind(), input.dump_trunc()))),
+        },
+        Native::FromJson => match &input {
+            Value::String(s) => match super::json::parse_one(s.as_bytes()) {
+                Ok(v) => cb(v),
+                Err(m) => Err(err(format!("{} (while parsing '{}')", m, s))),
+            },
+            _ => Err(err(format!("{} ({}) only strings can be parsed", input.kind(), input.dump_trunc()))),
+        },
+        Native::ToStream => to_stream(&mut Vec::new(), &input, true, cb),
+        Native::FromStream => {
+            let mut acc: Option<Value> = None;
+            ip.eval(&args[0], env, input, &mut |e| {
+                let parts = match &e {
+                    Value::Array(p) => p.clone(),
+                    _ => return Err(err("Invalid stream event")),
+                };
+                let path = match parts.first() {
+                    Some(Value::Array(p)) => p.clone(),
+                    _ => return Err(err("Invalid path")),
+                };
+                if parts.len() >= 2 {
+                    if path.is_empty() {
+                        acc = None;
+                        return cb(parts[1].clone());
+                    }
+                    acc = Some(paths::setpath(acc.take().unwrap_or(Value::Null), &path, parts[1].clone())?);
+                    Ok(())
+                } else if path.len() == 1 {
+                    match acc.take() {
+                        Some(v) => cb(v),
+                        None => Ok(()),
+                    }
+                } else {
+                    Ok(())
+                }
+            })
+        }
+        Native::Input => match ip.host.borrow_mut().next_input() {
+            Some(Ok(v)) => cb(v),
+            Some(Err(m)) => Err(err(m)),
+            None => Err(err("No more inputs")),
+        },
+        Native::Inputs => loop {
+            let next = ip.host.borrow_mut().next_input();
+            match next {
+                Some(Ok(v)) => cb(v)?,
+                Some(Err(m)) => return Err(err(m)),
+                None => return Ok(()),
+            }
+        },
+        Native::Debug => {
+            let text = format!("[\"DEBUG:\",{}]\n", input.to_json());
+            ip.host.borrow_mut().stderr(text.as_bytes());
+            cb(input)
+        }
+        Native::Stderr => {
+            let text = input.to_json();
+            ip.host.borrow_mut().stderr(text.as_bytes());
+            cb(input)
+        }
+        Native::InputLineNumber => cb(Value::Number(ip.host.borrow().input_line_number() as f64)),
+        Native::InputFilename => cb(ip.host.borrow().input_filename()),
+        Native::Halt => Err(Flow::Halt(0, None)),
+        Native::HaltError1 => arg(0, &input, &mut |code| {
+            let code = match code {
+                Value::Number(n) => n as i32,
+                _ => return Err(err(format!("{} ({}) halt_error/1: number required", input.kind(), input.dump_trunc()))),
+            };
+            let message = match &input {
+                Value::String(s) => s.as_bytes().to_vec(),
+                other => format!("{}\n", other.to_json()).into_bytes(),
+            };
+            Err(Flow::Halt(code, Some(message)))
+        }),
+        Native::Env | Native::EnvVar => {
+            let mut m = Map::new();
+            for (k, v) in std::env::vars_os() {
+                m.insert(Rc::from(k.to_string_lossy().into_owned()), Value::string(v.to_string_lossy().into_owned()));
+            }
+            cb(Value::object(m))
+        }
+        Native::Builtins => {
+            let names = all_names(&ip.funcs.iter().filter(|f| !f.name.starts_with('_')).map(|f| format!("{}/{}", f.name, f.params.len())).collect::<Vec<_>>());
+            cb(Value::array(names.into_iter().map(Value::string).collect()))
+        }
+        Native::Limit => arg(0, &input, &mut |n| {
+            let n = number(&n, "Invalid limit").map_err(|_| err("Invalid limit"))?;
+            if n < 0.0 {
+                return ip.eval(&args[1], env, input.clone(), cb);
+            }
+            let id = ip.fresh_label();
+            let mut count = 0.0;
+            match ip.eval(&args[1], env, input.clone(), &mut |v| {
+                count += 1.0;
+                cb(v)?;
+                if count >= n {
+                    Err(Flow::Break(id))
+                } else {
+                    Ok(())
+                }
+            }) {
+                Err(Flow::Break(b)) if b == id => Ok(()),
+                other => other,
+            }
+        }),
+        Native::First1 => match ip.first(&args[0], env, input)? {
+            Some(v) => cb(v),
+            None => Ok(()),
+        },
+        Native::Last1 => {
+            let mut last = Value::Null;
+            ip.eval(&args[0], env, input, &mut |v| {
+                last = v;
+                Ok(())
+            })?;
+            cb(last)
+        }
+        Native::Nth2 => arg(0, &input, &mut |n| {
+            let n = number(&n, "nth index must be a number")?;
+            if n < 0.0 {
+                return Err(err("nth doesn't support negative indices"));
+            }
+            let id = ip.fresh_label();
+            let mut count = 0.0;
+            let mut last = Value::Null;
+            match ip.eval(&args[1], env, input.clone(), &mut |v| {
+                count += 1.0;
+                last = v;
+                if count >= n + 1.0 {
+                    Err(Flow::Break(id))
+                } else {
+                    Ok(())
+                }
+            }) {
+                Err(Flow::Break(b)) if b == id => {}
+                Err(e) => return Err(e),
+                Ok(()) => {}
+            }
+            cb(last)
+        }),
+        Native::First0 => cb(ops::index(&input, &Value::Number(0.0))?),
+        Native::Last0 => cb(ops::index(&input, &Value::Number(-1.0))?),
+        Native::Nth1 => arg(0, &input, &mut |n| cb(ops::index(&input, &n)?)),
+        Native::Until => until(ip, &args[0], &args[1], env, input, cb),
+        Native::While => {
+            let mut current = input;
+            loop {
+                let ok = ip.first(&args[0], env, current.clone())?.map_or(false, |c| c.truthy());
+                if !ok {
+                    return Ok(());
+                }
+                cb(current.clone())?;
+                let next = ip.collect(&args[1], env, current)?;
+                match next.len() {
+                    0 => return Ok(()),
+                    1 => current = next.into_iter().next().unwrap_or(Value::Null),
+                    _ => {
+                        for n in next {
+                            call(ip, native, args, env, n, cb)?;
+                        }
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        Native::Repeat => loop {
+            ip.eval(&args[0], env, input.clone(), cb)?;
+        },
+        Native::IsEmpty => cb(Value::Bool(ip.first(&args[0], env, input)?.is_none())),
+        Native::Infinite => cb(Value::Number(f64::INFINITY)),
+        Native::Nan => cb(Value::Number(f64::NAN)),
+        Native::IsInfinite => cb(Value::Bool(number(&input, "number required")?.is_infinite())),
+        Native::IsNan => cb(Value::Bool(number(&input, "number required")?.is_nan())),
+        Native::IsNormal => cb(Value::Bool(number(&input, "number required")?.is_normal())),
+        Native::Format => arg(0, &input, &mut |f| match &f {
+            Value::String(name) => cb(Value::string(apply_format(name, &input)?)),
+            _ => Err(err(format!("{} ({}) is not a valid format", f.kind(), f.dump_trunc()))),
+        }),
+        Native::Transpose => {
+            let rows = array(&input, "cannot be transposed")?;
+            let width = rows.iter().map(|r| r.length().ok().and_then(|l| if let Value::Number(n) = l { Some(n as usize) } else { None }).unwrap_or(0)).max().unwrap_or(0);
+            let mut out = Vec::with_capacity(width);
+            for j in 0..width {
+                let mut column = Vec::with_capacity(rows.len());
+                for r in rows.iter() {
+                    column.push(ops::index(r, &Value::Number(j as f64))?);
+                }
+                out.push(Value::array(column));
+            }
+            cb(Value::array(out))
+        }
+        Native::Now | Native::Mktime | Native::Gmtime | Native::Localtime | Native::Strftime | Native::Strflocaltime | Native::Strptime => time::call(ip, native, args, env, input, cb),
+        Native::Math1(_) | Native::Math2(_) | Native::Math3(_) => math::call(ip, native, args, env, input, cb),
+        Native::Unsupported | Native::Modulemeta | Native::JqOrigin | Native::ProgOrigin => Err(err("modules are not supported in the sandbox")),
+        _ => strings::call(ip, native, args, env, input, cb),
+    }
+}
+
+/// `error(v)`; jq 1.6 treats `error(null)` like `empty`.
+fn raise(v: Value) -> Res {
+    match v {
+        Value::Null => Ok(()),
+        other => Err(Flow::Err(other)),
+    }
+}
+
+fn range(from: f64, to: f64, by: f64, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+    if by > 0.0 {
+        let mut x = from;
+        while x < to {
+            cb(Value::Number(x))?;
+            x += by;
+        }
+    } else if by < 0.0 {
+        let mut x = from;
+        while x > to {
+            cb(Value::Number(x))?;
+            x += by;
+        }
+    } else if from < to {
+        // jq 1.6 emits the start forever when the step is 0.
+        loop {
+            cb(Value::Number(from))?;
+        }
+    }
+    Ok(())
+}
+
+/// `recurse(f)` and `recurse(f; cond)`: depth first, without recursion on the Rust stack
+/// for long chains.
+fn recurse<'p>(ip: &Interp<'p, '_>, f: &'p Ast, cond: Option<&'p Ast>, env: &Env<'p>, input: Value, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+    let mut stack = vec![input];
+    while let Some(v) = stack.pop() {
+        cb(v.clone())?;
+        let mut children = Vec::new();
+        ip.eval(f, env, v, &mut |c| {
+            if let Some(cond) = cond {
+                if !ip.first(cond, env, c.clone())?.map_or(false, |t| t.truthy()) {
+                    return Ok(());
+                }
+            }
+            children.push(c);
+            Ok(())
+        })?;
+        stack.extend(children.into_iter().rev());
+    }
+    Ok(())
+}
+
+fn until<'p>(ip: &Interp<'p, '_>, cond: &'p Ast, next: &'p Ast, env: &Env<'p>, input: Value, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+    let mut current = input;
+    loop {
+        let done = ip.first(cond, env, current.clone())?.map_or(false, |c| c.truthy());
+        if done {
+            return cb(current);
+        }
+        let mut outs = ip.collect(next, env, current)?;
+        match outs.len() {
+            0 => return Ok(()),
+            1 => current = outs.pop().unwrap_or(Value::Null),
+            _ => {
+                for o in outs {
+                    until(ip, cond, next, env, o, cb)?;
+                }
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// `@name` applied to a value.
+pub fn apply_format(name: &str, v: &Value) -> Result<String, Flow> {
+    strings::format(name, v)
+}

@@ -1,0 +1,840 @@
+//! jq's grammar with jq 1.6's precedence (loosest first): `|`, `,`, `//`, assignments,
+//! `or`, `and`, comparisons, `+ -`, `* / %`, unary minus, postfix (`.a`, `[..]`, `?`).
+//! `try` takes a postfix expression; `Term as $x | body` and `label` take the rest of the
+//! pipe. Names are resolved while parsing (see ast.rs), against a scope stack that starts
+//! with the jq-defined builtins.
+
+use std::rc::Rc;
+
+use super::ast::{AssignOp, Ast, BinOp, FuncDef, ObjKey, Pattern, StrPiece};
+use super::builtins;
+use super::lexer::{StrPart, Tok};
+use super::value::Value;
+
+#[derive(Clone, Debug)]
+enum Entry {
+    Var(Rc<str>, usize),
+    Param(Rc<str>, usize),
+    Label(Rc<str>, usize),
+    Func { name: Rc<str>, arity: usize, index: usize, slots: usize },
+}
+
+/// The names visible at a point of the program, and how many runtime slots they take.
+#[derive(Clone, Debug, Default)]
+pub struct Scope {
+    entries: Vec<Entry>,
+    slots: usize,
+}
+
+impl Scope {
+    /// Adds a variable bound in the initial environment (--arg etc.).
+    pub fn add_var(&mut self, name: &str) {
+        self.entries.push(Entry::Var(Rc::from(name), self.slots));
+        self.slots += 1;
+    }
+}
+
+pub struct Parser<'f> {
+    toks: Vec<(Tok, usize)>,
+    pos: usize,
+    src: &'f [u8],
+    pub scope: Scope,
+    pub funcs: &'f mut Vec<FuncDef>,
+}
+
+pub type PResult<T> = Result<T, String>;
+
+impl<'f> Parser<'f> {
+    pub fn new(toks: Vec<(Tok, usize)>, src: &'f [u8], scope: Scope, funcs: &'f mut Vec<FuncDef>) -> Parser<'f> {
+        Parser { toks, pos: 0, src, scope, funcs }
+    }
+
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.pos).map(|(t, _)| t)
+    }
+
+    fn peek_at(&self, n: usize) -> Option<&Tok> {
+        self.toks.get(self.pos + n).map(|(t, _)| t)
+    }
+
+    fn is_op(&self, op: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Op(o)) if *o == op)
+    }
+
+    fn is_kw(&self, kw: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Keyword(k)) if *k == kw)
+    }
+
+    fn describe(&self) -> String {
+        match self.peek() {
+            None => "end of file".to_string(),
+            Some(Tok::Op(o)) => format!("'{}'", o),
+            Some(Tok::Keyword(k)) => k.to_string(),
+            Some(Tok::Ident(i)) => format!("IDENT {}", i),
+            Some(Tok::Field(f)) => format!("FIELD .{}", f),
+            Some(Tok::Var(_)) => "'$'".to_string(),
+            Some(Tok::Format(f)) => format!("FORMAT @{}", f),
+            Some(Tok::Number(_)) => "LITERAL".to_string(),
+            Some(Tok::Str(_)) => "QQSTRING_START".to_string(),
+        }
+    }
+
+    fn unexpected<T>(&self) -> PResult<T> {
+        Err(format!("syntax error, unexpected {}", self.describe()))
+    }
+
+    fn expect_op(&mut self, op: &str) -> PResult<()> {
+        if self.is_op(op) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(format!("syntax error, unexpected {}, expecting '{}'", self.describe(), op))
+        }
+    }
+
+    fn expect_kw(&mut self, kw: &str) -> PResult<()> {
+        if self.is_kw(kw) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(format!("syntax error, unexpected {}, expecting {}", self.describe(), kw))
+        }
+    }
+
+    /// Parses the whole token list as a program (or the prelude: only definitions).
+    pub fn program(&mut self) -> PResult<Ast> {
+        if self.peek().is_none() {
+            return Ok(Ast::Identity);
+        }
+        let ast = self.pipe()?;
+        if self.peek().is_some() {
+            return self.unexpected();
+        }
+        Ok(ast)
+    }
+
+    /// Parses leading `def`s only, leaving them in scope (the prelude).
+    pub fn definitions(&mut self) -> PResult<()> {
+        while self.is_kw("def") {
+            self.funcdef()?;
+        }
+        if self.peek().is_some() {
+            return self.unexpected();
+        }
+        Ok(())
+    }
+
+    fn line_of(&self, offset: usize) -> usize {
+        1 + self.src[..offset.min(self.src.len())].iter().filter(|b| **b == b'\n').count()
+    }
+
+    // ---- scope ----
+
+    fn push_slot(&mut self, entry: fn(Rc<str>, usize) -> Entry, name: Rc<str>) {
+        let slot = self.scope.slots;
+        self.scope.entries.push(entry(name, slot));
+        self.scope.slots += 1;
+    }
+
+    fn truncate_scope(&mut self, saved: (usize, usize)) {
+        self.scope.entries.truncate(saved.0);
+        self.scope.slots = saved.1;
+    }
+
+    fn mark(&self) -> (usize, usize) {
+        (self.scope.entries.len(), self.scope.slots)
+    }
+
+    fn lookup_var(&self, name: &str) -> PResult<usize> {
+        for e in self.scope.entries.iter().rev() {
+            if let Entry::Var(n, slot) = e {
+                if &**n == name {
+                    return Ok(self.scope.slots - 1 - slot);
+                }
+            }
+        }
+        Err(format!("${} is not defined", name))
+    }
+
+    fn resolve_call(&self, name: &str, args: Vec<Ast>) -> PResult<Ast> {
+        let arity = args.len();
+        for e in self.scope.entries.iter().rev() {
+            match e {
+                Entry::Param(n, slot) if arity == 0 && &**n == name => return Ok(Ast::CallParam(self.scope.slots - 1 - slot)),
+                Entry::Func { name: n, arity: a, index, slots } if *a == arity && &**n == name => {
+                    return Ok(Ast::CallUser { func: *index, hops: self.scope.slots - slots, args });
+                }
+                _ => {}
+            }
+        }
+        match builtins::lookup(name, arity) {
+            Some(native) => Ok(Ast::CallNative(native, args)),
+            None => Err(format!("{}/{} is not defined", name, arity)),
+        }
+    }
+
+    // ---- expressions, loosest first ----
+
+    pub fn pipe(&mut self) -> PResult<Ast> {
+        if self.is_kw("def") {
+            let saved = self.mark();
+            self.funcdef()?;
+            let rest = self.pipe();
+            self.truncate_scope(saved);
+            return rest;
+        }
+        let left = self.comma()?;
+        if self.is_op("|") {
+            self.pos += 1;
+            let right = self.pipe()?;
+            return Ok(Ast::Pipe(Box::new(left), Box::new(right)));
+        }
+        Ok(left)
+    }
+
+    fn funcdef(&mut self) -> PResult<()> {
+        self.expect_kw("def")?;
+        let name = match self.peek() {
+            Some(Tok::Ident(n)) => n.clone(),
+            Some(Tok::Keyword(k)) => Rc::from(*k),
+            _ => return self.unexpected(),
+        };
+        self.pos += 1;
+        let mut params: Vec<(Rc<str>, bool)> = Vec::new();
+        if self.is_op("(") {
+            self.pos += 1;
+            loop {
+                match self.peek().cloned() {
+                    Some(Tok::Ident(p)) => params.push((p, false)),
+                    Some(Tok::Var(p)) => params.push((p, true)),
+                    _ => return self.unexpected(),
+                }
+                self.pos += 1;
+                if self.is_op(";") {
+                    self.pos += 1;
+                    continue;
+                }
+                self.expect_op(")")?;
+                break;
+            }
+        }
+        self.expect_op(":")?;
+        let index = self.funcs.len();
+        self.funcs.push(FuncDef { name: name.clone(), params: params.iter().map(|p| p.1).collect(), body: Ast::Identity });
+        let slots = self.scope.slots;
+        self.scope.entries.push(Entry::Func { name: name.clone(), arity: params.len(), index, slots });
+        let saved = self.mark();
+        for (p, _) in &params {
+            self.push_slot(Entry::Param, p.clone());
+        }
+        for (p, is_value) in &params {
+            if *is_value {
+                self.push_slot(Entry::Var, p.clone());
+            }
+        }
+        let body = self.pipe();
+        self.truncate_scope(saved);
+        self.funcs[index].body = body?;
+        self.expect_op(";")
+    }
+
+    fn comma(&mut self) -> PResult<Ast> {
+        let mut left = self.alternative()?;
+        while self.is_op(",") {
+            self.pos += 1;
+            let right = self.alternative()?;
+            left = Ast::Comma(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn alternative(&mut self) -> PResult<Ast> {
+        let left = self.assignment()?;
+        if self.is_op("//") {
+            self.pos += 1;
+            let right = self.alternative()?;
+            return Ok(Ast::Alt(Box::new(left), Box::new(right)));
+        }
+        Ok(left)
+    }
+
+    fn assignment(&mut self) -> PResult<Ast> {
+        let left = self.or()?;
+        let op = match self.peek() {
+            Some(Tok::Op("=")) => AssignOp::Set,
+            Some(Tok::Op("|=")) => AssignOp::Update,
+            Some(Tok::Op("+=")) => AssignOp::Arith(BinOp::Add),
+            Some(Tok::Op("-=")) => AssignOp::Arith(BinOp::Sub),
+            Some(Tok::Op("*=")) => AssignOp::Arith(BinOp::Mul),
+            Some(Tok::Op("/=")) => AssignOp::Arith(BinOp::Div),
+            Some(Tok::Op("%=")) => AssignOp::Arith(BinOp::Mod),
+            Some(Tok::Op("//=")) => AssignOp::Alt,
+            _ => return Ok(left),
+        };
+        self.pos += 1;
+        let right = self.or()?;
+        Ok(Ast::Assign(op, Box::new(left), Box::new(right)))
+    }
+
+    fn or(&mut self) -> PResult<Ast> {
+        let mut left = self.and()?;
+        while self.is_kw("or") {
+            self.pos += 1;
+            let right = self.and()?;
+            left = Ast::Or(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> PResult<Ast> {
+        let mut left = self.comparison()?;
+        while self.is_kw("and") {
+            self.pos += 1;
+            let right = self.comparison()?;
+            left = Ast::And(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn comparison(&mut self) -> PResult<Ast> {
+        let left = self.additive()?;
+        let op = match self.peek() {
+            Some(Tok::Op("==")) => BinOp::Eq,
+            Some(Tok::Op("!=")) => BinOp::Ne,
+            Some(Tok::Op("<")) => BinOp::Lt,
+            Some(Tok::Op("<=")) => BinOp::Le,
+            Some(Tok::Op(">")) => BinOp::Gt,
+            Some(Tok::Op(">=")) => BinOp::Ge,
+            _ => return Ok(left),
+        };
+        self.pos += 1;
+        let right = self.additive()?;
+        if matches!(self.peek(), Some(Tok::Op("==")) | Some(Tok::Op("!=")) | Some(Tok::Op("<")) | Some(Tok::Op("<=")) | Some(Tok::Op(">")) | Some(Tok::Op(">="))) {
+            return self.unexpected();
+        }
+        Ok(Ast::Binop(op, Box::new(left), Box::new(right)))
+    }
+
+    fn additive(&mut self) -> PResult<Ast> {
+        let mut left = self.multiplicative()?;
+        loop {
+            let op = match self.peek() {
+                Some(Tok::Op("+")) => BinOp::Add,
+                Some(Tok::Op("-")) => BinOp::Sub,
+                _ => return Ok(left),
+            };
+            self.pos += 1;
+            let right = self.multiplicative()?;
+            left = Ast::Binop(op, Box::new(left), Box::new(right));
+        }
+    }
+
+    fn multiplicative(&mut self) -> PResult<Ast> {
+        let mut left = self.unary()?;
+        loop {
+            let op = match self.peek() {
+                Some(Tok::Op("*")) => BinOp::Mul,
+                Some(Tok::Op("/")) => BinOp::Div,
+                Some(Tok::Op("%")) => BinOp::Mod,
+                _ => return Ok(left),
+            };
+            self.pos += 1;
+            let right = self.unary()?;
+            if let (BinOp::Div, Ast::Literal(Value::Number(_)), Ast::Literal(Value::Number(d))) = (op, &left, &right) {
+                if *d == 0.0 {
+                    return Err("Division by zero?".to_string());
+                }
+            }
+            left = Ast::Binop(op, Box::new(left), Box::new(right));
+        }
+    }
+
+    fn unary(&mut self) -> PResult<Ast> {
+        if self.is_op("-") {
+            self.pos += 1;
+            let operand = self.multiplicative()?;
+            return Ok(Ast::Neg(Box::new(operand)));
+        }
+        self.postfix(true)
+    }
+
+    /// A term with its suffixes; `bind` allows `Term as $x | body`.
+    fn postfix(&mut self, bind: bool) -> PResult<Ast> {
+        let mut term = self.primary()?;
+        loop {
+            match self.peek().cloned() {
+                Some(Tok::Field(name)) => {
+                    self.pos += 1;
+                    term = Ast::Field(Box::new(term), name);
+                }
+                Some(Tok::Op(".")) if matches!(self.peek_at(1), Some(Tok::Str(_))) => {
+                    self.pos += 1;
+                    let key = self.string_term(None)?;
+                    term = Ast::Index(Box::new(term), Box::new(key));
+                }
+                Some(Tok::Op(".")) if matches!(self.peek_at(1), Some(Tok::Op("["))) => {
+                    self.pos += 1;
+                }
+                Some(Tok::Op("[")) => {
+                    self.pos += 1;
+                    term = self.bracket_suffix(term)?;
+                }
+                Some(Tok::Op("?")) => {
+                    self.pos += 1;
+                    term = Ast::Try(Box::new(term), None);
+                }
+                Some(Tok::Keyword("as")) if bind => return self.binding(term),
+                _ => return Ok(term),
+            }
+        }
+    }
+
+    /// After `term[`: index, slice or iteration.
+    fn bracket_suffix(&mut self, term: Ast) -> PResult<Ast> {
+        if self.is_op("]") {
+            self.pos += 1;
+            return Ok(Ast::Iterate(Box::new(term)));
+        }
+        if self.is_op(":") {
+            self.pos += 1;
+            let to = self.pipe()?;
+            self.expect_op("]")?;
+            return Ok(Ast::Slice(Box::new(term), None, Some(Box::new(to))));
+        }
+        let index = self.pipe()?;
+        if self.is_op(":") {
+            self.pos += 1;
+            if self.is_op("]") {
+                self.pos += 1;
+                return Ok(Ast::Slice(Box::new(term), Some(Box::new(index)), None));
+            }
+            let to = self.pipe()?;
+            self.expect_op("]")?;
+            return Ok(Ast::Slice(Box::new(term), Some(Box::new(index)), Some(Box::new(to))));
+        }
+        self.expect_op("]")?;
+        Ok(Ast::Index(Box::new(term), Box::new(index)))
+    }
+
+    /// `source as PATTERN | body` (the body is the rest of the pipe).
+    fn binding(&mut self, source: Ast) -> PResult<Ast> {
+        self.expect_kw("as")?;
+        let saved = self.mark();
+        let pattern = self.pattern()?;
+        if self.is_op("?//") {
+            return Err("destructuring alternatives (?//) are not supported".to_string());
+        }
+        self.expect_op("|")?;
+        let body = self.pipe();
+        self.truncate_scope(saved);
+        Ok(Ast::Bind { source: Box::new(source), pattern, body: Box::new(body?) })
+    }
+
+    /// Parses a pattern, declaring its variables (in slot order).
+    fn pattern(&mut self) -> PResult<Pattern> {
+        match self.peek().cloned() {
+            Some(Tok::Var(name)) => {
+                self.pos += 1;
+                self.push_slot(Entry::Var, name);
+                Ok(Pattern::Var)
+            }
+            Some(Tok::Op("[")) => {
+                self.pos += 1;
+                let mut items = Vec::new();
+                loop {
+                    items.push(self.pattern()?);
+                    if self.is_op(",") {
+                        self.pos += 1;
+                        continue;
+                    }
+                    self.expect_op("]")?;
+                    return Ok(Pattern::Array(items));
+                }
+            }
+            Some(Tok::Op("{")) => {
+                self.pos += 1;
+                let mut entries = Vec::new();
+                loop {
+                    let entry = match self.peek().cloned() {
+                        Some(Tok::Var(name)) => {
+                            self.pos += 1;
+                            self.push_slot(Entry::Var, name.clone());
+                            let sub = if self.is_op(":") {
+                                self.pos += 1;
+                                Some(self.pattern()?)
+                            } else {
+                                None
+                            };
+                            (ObjKey::Literal(name), true, sub)
+                        }
+                        Some(Tok::Ident(name)) => {
+                            self.pos += 1;
+                            self.expect_op(":")?;
+                            (ObjKey::Literal(name), false, Some(self.pattern()?))
+                        }
+                        Some(Tok::Keyword(k)) => {
+                            self.pos += 1;
+                            self.expect_op(":")?;
+                            (ObjKey::Literal(Rc::from(k)), false, Some(self.pattern()?))
+                        }
+                        Some(Tok::Str(_)) => {
+                            let key = self.string_term(None)?;
+                            self.expect_op(":")?;
+                            (ObjKey::Expr(key), false, Some(self.pattern()?))
+                        }
+                        Some(Tok::Op("(")) => {
+                            self.pos += 1;
+                            let key = self.pipe()?;
+                            self.expect_op(")")?;
+                            self.expect_op(":")?;
+                            (ObjKey::Expr(key), false, Some(self.pattern()?))
+                        }
+                        _ => return self.unexpected(),
+                    };
+                    entries.push(entry);
+                    if self.is_op(",") {
+                        self.pos += 1;
+                        continue;
+                    }
+                    self.expect_op("}")?;
+                    return Ok(Pattern::Object(entries));
+                }
+            }
+            _ => self.unexpected(),
+        }
+    }
+
+    /// A string literal (or interpolation), with an optional @format.
+    fn string_term(&mut self, format: Option<Rc<str>>) -> PResult<Ast> {
+        let parts = match self.peek().cloned() {
+            Some(Tok::Str(parts)) => parts,
+            _ => return self.unexpected(),
+        };
+        self.pos += 1;
+        if parts.len() == 1 {
+            if let StrPart::Lit(s) = &parts[0] {
+                if format.is_none() {
+                    return Ok(Ast::Literal(Value::from_str(s)));
+                }
+            }
+        }
+        let mut pieces = Vec::new();
+        for part in parts {
+            match part {
+                StrPart::Lit(s) => pieces.push(StrPiece::Lit(Rc::from(s))),
+                StrPart::Interp(tokens) => {
+                    let saved_toks = std::mem::replace(&mut self.toks, tokens);
+                    let saved_pos = std::mem::replace(&mut self.pos, 0);
+                    let inner = self.pipe();
+                    let leftover = self.peek().is_some();
+                    let described = if leftover { Some(self.unexpected::<()>()) } else { None };
+                    self.toks = saved_toks;
+                    self.pos = saved_pos;
+                    let inner = inner?;
+                    if let Some(Err(e)) = described {
+                        return Err(e);
+                    }
+                    pieces.push(StrPiece::Expr(inner));
+                }
+            }
+        }
+        Ok(Ast::Interp(pieces, format))
+    }
+
+    fn primary(&mut self) -> PResult<Ast> {
+        let (tok, offset) = match self.toks.get(self.pos) {
+            Some((t, o)) => (t.clone(), *o),
+            None => return self.unexpected(),
+        };
+        match tok {
+            Tok::Op(".") => {
+                self.pos += 1;
+                if let Some(Tok::Str(_)) = self.peek() {
+                    let key = self.string_term(None)?;
+                    return Ok(Ast::Index(Box::new(Ast::Identity), Box::new(key)));
+                }
+                Ok(Ast::Identity)
+            }
+            Tok::Op("..") => {
+                self.pos += 1;
+                Ok(Ast::RecurseAll)
+            }
+            Tok::Field(name) => {
+                self.pos += 1;
+                Ok(Ast::Field(Box::new(Ast::Identity), name))
+            }
+            Tok::Number(n) => {
+                self.pos += 1;
+                Ok(Ast::Literal(Value::Number(n)))
+            }
+            Tok::Str(_) => self.string_term(None),
+            Tok::Format(name) => {
+                self.pos += 1;
+                if let Some(Tok::Str(_)) = self.peek() {
+                    return self.string_term(Some(name));
+                }
+                Ok(Ast::Format(name))
+            }
+            Tok::Op("(") => {
+                self.pos += 1;
+                let inner = self.pipe()?;
+                self.expect_op(")")?;
+                Ok(inner)
+            }
+            Tok::Op("[") => {
+                self.pos += 1;
+                if self.is_op("]") {
+                    self.pos += 1;
+                    return Ok(Ast::Array(None));
+                }
+                let inner = self.pipe()?;
+                self.expect_op("]")?;
+                Ok(Ast::Array(Some(Box::new(inner))))
+            }
+            Tok::Op("{") => {
+                self.pos += 1;
+                self.object()
+            }
+            Tok::Var(name) => {
+                self.pos += 1;
+                if &*name == "__loc__" {
+                    return Ok(Ast::Loc(self.line_of(offset)));
+                }
+                match self.lookup_var(&name) {
+                    Ok(hops) => Ok(Ast::Var(hops)),
+                    Err(_) if &*name == "ENV" => Ok(Ast::CallNative(builtins::Native::EnvVar, Vec::new())),
+                    Err(e) => Err(e),
+                }
+            }
+            Tok::Keyword("__loc__") => self.unexpected(),
+            Tok::Keyword("if") => {
+                self.pos += 1;
+                self.conditional()
+            }
+            Tok::Keyword("try") => {
+                self.pos += 1;
+                let body = self.postfix(false)?;
+                let handler = if self.is_kw("catch") {
+                    self.pos += 1;
+                    Some(Box::new(self.postfix(false)?))
+                } else {
+                    None
+                };
+                Ok(Ast::Try(Box::new(body), handler))
+            }
+            Tok::Keyword("reduce") | Tok::Keyword("foreach") => {
+                self.pos += 1;
+                self.fold(tok == Tok::Keyword("reduce"))
+            }
+            Tok::Keyword("label") => {
+                self.pos += 1;
+                let name = match self.peek().cloned() {
+                    Some(Tok::Var(n)) => n,
+                    _ => return self.unexpected(),
+                };
+                self.pos += 1;
+                self.expect_op("|")?;
+                let saved = self.mark();
+                self.push_slot(Entry::Label, name);
+                let body = self.pipe();
+                self.truncate_scope(saved);
+                Ok(Ast::Label(Box::new(body?)))
+            }
+            Tok::Keyword("def") => self.pipe(),
+            Tok::Keyword("import") | Tok::Keyword("include") => Err("modules (import/include) are not supported in the sandbox".to_string()),
+            Tok::Ident(name) => {
+                self.pos += 1;
+                if &*name == "break" {
+                    if let Some(Tok::Var(label)) = self.peek().cloned() {
+                        self.pos += 1;
+                        for e in self.scope.entries.iter().rev() {
+                            if let Entry::Label(n, slot) = e {
+                                if *n == label {
+                                    return Ok(Ast::Break(self.scope.slots - 1 - slot));
+                                }
+                            }
+                        }
+                        return Err(format!("$*label-{} is not defined", label));
+                    }
+                }
+                if !self.is_op("(") {
+                    match &*name {
+                        "null" => return Ok(Ast::Literal(Value::Null)),
+                        "true" => return Ok(Ast::Literal(Value::Bool(true))),
+                        "false" => return Ok(Ast::Literal(Value::Bool(false))),
+                        _ => {}
+                    }
+                }
+                let mut args = Vec::new();
+                if self.is_op("(") {
+                    self.pos += 1;
+                    loop {
+                        args.push(self.pipe()?);
+                        if self.is_op(";") {
+                            self.pos += 1;
+                            continue;
+                        }
+                        self.expect_op(")")?;
+                        break;
+                    }
+                }
+                self.resolve_call(&name, args)
+            }
+            _ => self.unexpected(),
+        }
+    }
+
+    fn conditional(&mut self) -> PResult<Ast> {
+        let cond = self.pipe()?;
+        self.expect_kw("then")?;
+        let then = self.pipe()?;
+        let otherwise = if self.is_kw("elif") {
+            self.pos += 1;
+            return Ok(Ast::If(Box::new(cond), Box::new(then), Box::new(self.conditional()?)));
+        } else if self.is_kw("else") {
+            self.pos += 1;
+            let e = self.pipe()?;
+            self.expect_kw("end")?;
+            e
+        } else {
+            return self.unexpected();
+        };
+        Ok(Ast::If(Box::new(cond), Box::new(then), Box::new(otherwise)))
+    }
+
+    fn fold(&mut self, reduce: bool) -> PResult<Ast> {
+        let source = self.postfix(false)?;
+        self.expect_kw("as")?;
+        let saved = self.mark();
+        let outer = self.scope.clone();
+        let pattern = self.pattern()?;
+        self.expect_op("(")?;
+        // The initial value does not see the pattern's variables.
+        let inner = std::mem::replace(&mut self.scope, outer);
+        let init = self.pipe();
+        self.scope = inner;
+        let init = init?;
+        self.expect_op(";")?;
+        let update = self.pipe()?;
+        let mut extract = None;
+        if !reduce && self.is_op(";") {
+            self.pos += 1;
+            extract = Some(Box::new(self.pipe()?));
+        }
+        self.truncate_scope(saved);
+        self.expect_op(")")?;
+        Ok(if reduce {
+            Ast::Reduce { source: Box::new(source), pattern, init: Box::new(init), update: Box::new(update) }
+        } else {
+            Ast::Foreach { source: Box::new(source), pattern, init: Box::new(init), update: Box::new(update), extract }
+        })
+    }
+
+    fn object(&mut self) -> PResult<Ast> {
+        let mut entries = Vec::new();
+        if self.is_op("}") {
+            self.pos += 1;
+            return Ok(Ast::Object(entries));
+        }
+        loop {
+            let (key, value) = match self.peek().cloned() {
+                Some(Tok::Var(name)) => {
+                    self.pos += 1;
+                    if &*name == "__loc__" {
+                        return Err("syntax error, unexpected __loc__, expecting IDENT".to_string());
+                    }
+                    let v = Ast::Var(self.lookup_var(&name)?);
+                    (ObjKey::Literal(name), v)
+                }
+                Some(Tok::Ident(name)) => {
+                    self.pos += 1;
+                    self.key_value(ObjKey::Literal(name.clone()), Ast::Field(Box::new(Ast::Identity), name))?
+                }
+                Some(Tok::Keyword(k)) => {
+                    self.pos += 1;
+                    let name: Rc<str> = Rc::from(k);
+                    self.key_value(ObjKey::Literal(name.clone()), Ast::Field(Box::new(Ast::Identity), name))?
+                }
+                Some(Tok::Number(n)) if self.peek_at(1) == Some(&Tok::Op(":")) => {
+                    let _ = n;
+                    return Err("syntax error, unexpected LITERAL, expecting '}'".to_string());
+                }
+                Some(Tok::Str(_)) | Some(Tok::Format(_)) => {
+                    let format = match self.peek().cloned() {
+                        Some(Tok::Format(f)) => {
+                            self.pos += 1;
+                            Some(f)
+                        }
+                        _ => None,
+                    };
+                    let key = self.string_term(format)?;
+                    match key {
+                        Ast::Literal(Value::String(s)) => {
+                            let default = Ast::Field(Box::new(Ast::Identity), s.clone());
+                            self.key_value(ObjKey::Literal(s), default)?
+                        }
+                        other => {
+                            if self.is_op(":") {
+                                self.pos += 1;
+                                let v = self.object_value()?;
+                                (ObjKey::Expr(other), v)
+                            } else {
+                                return Err("object keys without values must be literal strings or identifiers".to_string());
+                            }
+                        }
+                    }
+                }
+                Some(Tok::Op("(")) => {
+                    self.pos += 1;
+                    let key = self.pipe()?;
+                    self.expect_op(")")?;
+                    self.expect_op(":")?;
+                    if let Ast::Literal(k) = &key {
+                        if !matches!(k, Value::String(_)) {
+                            return Err(format!("Cannot use {} ({}) as object key", k.kind(), k.dump_trunc()));
+                        }
+                    }
+                    let v = self.object_value()?;
+                    (ObjKey::Expr(key), v)
+                }
+                _ => return self.unexpected(),
+            };
+            entries.push((key, value));
+            if self.is_op(",") {
+                self.pos += 1;
+                continue;
+            }
+            if self.is_op("}") {
+                self.pos += 1;
+                return Ok(Ast::Object(entries));
+            }
+            return Err(format!("syntax error, unexpected {}, expecting '}}'", self.describe()));
+        }
+    }
+
+    fn key_value(&mut self, key: ObjKey, default: Ast) -> PResult<(ObjKey, Ast)> {
+        if self.is_op(":") {
+            self.pos += 1;
+            let v = self.object_value()?;
+            Ok((key, v))
+        } else {
+            Ok((key, default))
+        }
+    }
+
+    /// jq's ExpD: terms joined by `|`, or a negated one.
+    fn object_value(&mut self) -> PResult<Ast> {
+        let first = if self.is_op("-") {
+            self.pos += 1;
+            Ast::Neg(Box::new(self.object_value()?))
+        } else {
+            self.postfix(false)?
+        };
+        if self.is_op("|") {
+            self.pos += 1;
+            let rest = self.object_value()?;
+            return Ok(Ast::Pipe(Box::new(first), Box::new(rest)));
+        }
+        Ok(first)
+    }
+}
