@@ -8,6 +8,8 @@
 
 #[path = "find/expr.rs"]
 mod expr;
+#[path = "find/primary.rs"]
+mod primary;
 #[path = "find/printf.rs"]
 mod printf;
 #[path = "find/walk.rs"]
