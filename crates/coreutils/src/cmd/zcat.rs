@@ -1,0 +1,9 @@
+//! `zcat`: `gzip -dc` under its own name (any file name, no suffix needed).
+
+use std::ffi::OsString;
+
+use common::Io;
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    super::cmd_gzip::run_as(args, io, true, true)
+}
