@@ -30,6 +30,9 @@ pub mod vars;
 
 mod timing;
 
+#[cfg(test)]
+mod tests;
+
 pub use crate::shell::Shell;
 
 /// An arithmetic expression as text (error messages).

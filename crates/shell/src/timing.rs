@@ -9,6 +9,7 @@ impl Shell {
         self.host.monotonic_ns()
     }
 
+    #[inline(never)]
     pub(crate) fn report_times(&mut self, started: u64, mode: TimeMode) {
         let elapsed = self.host.monotonic_ns().saturating_sub(started);
         let seconds = elapsed as f64 / 1e9;

@@ -10,6 +10,7 @@ use crate::io::{SavedFds, Target};
 use crate::shell::Shell;
 
 impl Shell {
+    #[inline(never)]
     pub(crate) fn exec_background(&mut self, and_or: &AndOr) -> Flow {
         let text = shell_parser::printer::and_or_to_string(and_or);
         // Without job control, a background job's input is /dev/null unless redirected.

@@ -112,6 +112,7 @@ impl Shell {
     }
 
     /// Runs a subshell body in a child process and waits for it.
+    #[inline(never)]
     pub(crate) fn run_subshell(&mut self, list: &Rc<List>) -> Flow {
         match self.spawn_child(&Task::List(list.clone()), false) {
             Ok(pid) => {

@@ -41,41 +41,49 @@ impl Shell {
             CompoundCommand::While(command) => self.exec_while(command),
             CompoundCommand::Case(command) => self.exec_case(command),
             CompoundCommand::Select(command) => self.exec_select(command),
-            CompoundCommand::Arith(command) => {
-                self.lineno = command.line;
-                if self.options.get(crate::options::Opt::Xtrace) {
-                    let line = format!("{}(({}))\n", self.trace_prefix(), command.text);
-                    self.write_err(&line);
-                }
-                match self.eval_arith(&command.expr) {
-                    Ok(value) => {
-                        self.status = (value == 0) as i32;
-                        Flow::Normal
-                    }
-                    Err(failure) => {
-                        if failure.message.is_empty() {
-                            return Flow::Abort;
-                        }
-                        self.report(&format!("((: {}", failure.message));
-                        self.status = 1;
-                        if failure.fatal {
-                            self.status = 127;
-                            return Flow::Exit;
-                        }
-                        Flow::Normal
-                    }
-                }
+            CompoundCommand::Arith(command) => self.exec_arith_command(command),
+            CompoundCommand::Cond(command) => self.exec_cond_command(command),
+        }
+    }
+
+    // Kept out of line: they sit on the recursion path of every function call, where
+    // their locals would otherwise enlarge each frame.
+    #[inline(never)]
+    fn exec_arith_command(&mut self, command: &shell_parser::ast::ArithCommand) -> Flow {
+        self.lineno = command.line;
+        if self.options.get(crate::options::Opt::Xtrace) {
+            let line = format!("{}(({}))\n", self.trace_prefix(), command.text);
+            self.write_err(&line);
+        }
+        match self.eval_arith(&command.expr) {
+            Ok(value) => {
+                self.status = (value == 0) as i32;
+                Flow::Normal
             }
-            CompoundCommand::Cond(command) => {
-                self.lineno = command.line;
-                match self.eval_cond(&command.expr) {
-                    Ok(result) => {
-                        self.status = (!result) as i32;
-                        Flow::Normal
-                    }
-                    Err(flow) => flow,
+            Err(failure) => {
+                if failure.message.is_empty() {
+                    return Flow::Abort;
                 }
+                self.report(&format!("((: {}", failure.message));
+                self.status = 1;
+                if failure.fatal {
+                    self.status = self.fatal_status();
+                    return Flow::Exit;
+                }
+                Flow::Normal
             }
+        }
+    }
+
+    #[inline(never)]
+    fn exec_cond_command(&mut self, command: &shell_parser::ast::CondCommand) -> Flow {
+        self.lineno = command.line;
+        match self.eval_cond(&command.expr) {
+            Ok(result) => {
+                self.status = (!result) as i32;
+                Flow::Normal
+            }
+            Err(flow) => flow,
         }
     }
 
@@ -100,6 +108,7 @@ impl Shell {
         }
     }
 
+    #[inline(never)]
     fn exec_for(&mut self, command: &ForCommand) -> Flow {
         self.lineno = command.line;
         let items = match &command.words {
@@ -137,6 +146,7 @@ impl Shell {
         result
     }
 
+    #[inline(never)]
     fn exec_arith_for(&mut self, command: &ArithForCommand) -> Flow {
         self.lineno = command.line;
         if let Some(init) = &command.init {
@@ -201,6 +211,7 @@ impl Shell {
         })
     }
 
+    #[inline(never)]
     fn exec_while(&mut self, command: &WhileCommand) -> Flow {
         self.loop_depth += 1;
         let mut last_status = 0;
@@ -243,6 +254,7 @@ impl Shell {
         result
     }
 
+    #[inline(never)]
     fn exec_case(&mut self, command: &CaseCommand) -> Flow {
         self.lineno = command.line;
         let subject = match self.expand_string(&command.subject) {
@@ -284,6 +296,7 @@ impl Shell {
         Flow::Normal
     }
 
+    #[inline(never)]
     fn exec_select(&mut self, command: &ForCommand) -> Flow {
         let items = match &command.words {
             Some(words) => match self.expand_words(words) {

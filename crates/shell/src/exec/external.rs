@@ -20,6 +20,7 @@ pub enum CommandKind {
 impl Shell {
     /// What `name` runs: a function (unless `functions` is false, as for `command`), a
     /// builtin, or a program found on `PATH`.
+    #[inline(never)]
     pub fn resolve_command(&mut self, name: &str, functions: bool) -> CommandKind {
         if functions {
             if let Some(def) = self.functions.get(name) {
@@ -72,6 +73,7 @@ impl Shell {
     }
 
     /// Runs a program and waits for it.
+    #[inline(never)]
     pub(crate) fn run_external(&mut self, path: &str, argv: &[String]) -> Flow {
         match self.spawn_program(path, argv, false) {
             Ok(pid) => {

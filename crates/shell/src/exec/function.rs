@@ -27,7 +27,11 @@ impl Shell {
         self.vars.push_scope();
         let saved_errtrace = self.traps.enter_function(self.options.get(crate::options::Opt::Errtrace), self.options.get(crate::options::Opt::Functrace));
         let flow = if def.redirects.is_empty() {
-            self.exec_compound(&def.body)
+            match &def.body {
+                // The usual `f() { ...; }` skips a frame (see exec_pipeline).
+                shell_parser::ast::CompoundCommand::Brace(list) => self.exec_list(list),
+                other => self.exec_compound(other),
+            }
         } else {
             match self.apply_redirects(&def.redirects) {
                 Ok(saved) => {

@@ -54,11 +54,30 @@ const POLL_INTERVAL: u32 = 1000;
 
 impl Shell {
     pub fn exec_list(&mut self, list: &List) -> Flow {
-        for item in &list.items {
-            let flow = if item.background { self.exec_background(&item.and_or) } else { self.exec_and_or(&item.and_or) };
-            propagate!(flow);
+        if self.nesting >= crate::shell::MAX_NESTING {
+            return self.too_deep();
         }
-        Flow::Normal
+        self.nesting += 1;
+        let mut flow = Flow::Normal;
+        for item in &list.items {
+            flow = if item.background { self.exec_background(&item.and_or) } else { self.exec_and_or(&item.and_or) };
+            if flow != Flow::Normal {
+                break;
+            }
+        }
+        self.nesting -= 1;
+        flow
+    }
+
+    #[inline(never)]
+    fn too_deep(&mut self) -> Flow {
+        let message = match self.frames.last() {
+            Some(frame) => format!("{}: maximum function nesting level exceeded ({})", frame.name, self.frames.len()),
+            None => "maximum nesting level exceeded".to_string(),
+        };
+        self.report(&message);
+        self.status = 1;
+        Flow::Abort
     }
 
     pub(crate) fn exec_and_or(&mut self, and_or: &AndOr) -> Flow {
@@ -93,7 +112,33 @@ impl Shell {
         Flow::Normal
     }
 
+    /// Runs a pipeline. The usual case — one command, not negated or timed — takes a
+    /// short path: it is on the recursion path of every function call, and each frame
+    /// here costs engine stack in the sandbox.
     pub(crate) fn exec_pipeline(&mut self, pipeline: &Pipeline) -> Flow {
+        if pipeline.commands.len() != 1 || pipeline.negated || pipeline.timed.is_some() {
+            return self.exec_pipeline_general(pipeline);
+        }
+        propagate!(self.tick());
+        let command = &pipeline.commands[0];
+        let flow = match command {
+            Command::Simple(simple) => self.exec_simple(simple),
+            Command::Compound(compound, redirects) if redirects.is_empty() => self.exec_compound(compound),
+            other => self.exec_command(other),
+        };
+        if !is_grouping(command) {
+            self.pipestatus.clear();
+            self.pipestatus.push(self.status);
+        }
+        propagate!(flow);
+        if self.status != 0 && self.errexit_suppressed == 0 && checks_errexit(pipeline) {
+            return self.command_failed();
+        }
+        Flow::Normal
+    }
+
+    #[inline(never)]
+    fn exec_pipeline_general(&mut self, pipeline: &Pipeline) -> Flow {
         propagate!(self.tick());
         let started = pipeline.timed.map(|_| self.times_now());
         if pipeline.negated {
@@ -106,7 +151,7 @@ impl Shell {
             }
             1 => {
                 let flow = self.exec_command(&pipeline.commands[0]);
-                if matches!(&pipeline.commands[0], Command::Simple(_) | Command::Compound(..)) && !is_grouping(&pipeline.commands[0]) {
+                if !is_grouping(&pipeline.commands[0]) {
                     self.pipestatus.clear();
                     self.pipestatus.push(self.status);
                 }
@@ -129,6 +174,7 @@ impl Shell {
     }
 
     /// A command failed where `set -e` applies: run the ERR trap, then exit if -e is on.
+    #[inline(never)]
     pub(crate) fn command_failed(&mut self) -> Flow {
         let status = self.status;
         self.run_err_trap();
@@ -139,6 +185,7 @@ impl Shell {
         Flow::Normal
     }
 
+    #[inline(never)]
     pub(crate) fn exec_command(&mut self, command: &Command) -> Flow {
         match command {
             Command::Simple(simple) => self.exec_simple(simple),
@@ -169,6 +216,7 @@ impl Shell {
 
     /// Counts a statement; every [`POLL_INTERVAL`] asks the session host whether the run
     /// should stop (deadline, cancellation).
+    #[inline]
     pub(crate) fn tick(&mut self) -> Flow {
         self.steps += 1;
         if self.steps < POLL_INTERVAL {
@@ -179,6 +227,7 @@ impl Shell {
     }
 
     /// Asks the host whether the run should stop; ends it with 124 or 130 if so.
+    #[inline(never)]
     pub(crate) fn check_poll(&mut self) -> Flow {
         if let Some(status) = self.cancelled {
             self.status = status;
@@ -215,10 +264,12 @@ fn checks_errexit(pipeline: &Pipeline) -> bool {
     }
 }
 
-/// Compound commands that leave PIPESTATUS as their last inner pipeline set it.
+/// Compound commands (and definitions) that leave PIPESTATUS as their last inner
+/// pipeline set it.
 fn is_grouping(command: &Command) -> bool {
     match command {
         Command::Compound(compound, _) => !matches!(**compound, CompoundCommand::Subshell(_) | CompoundCommand::Arith(_) | CompoundCommand::Cond(_)),
-        _ => false,
+        Command::Function(_) => true,
+        Command::Simple(_) => false,
     }
 }

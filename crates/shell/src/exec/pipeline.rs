@@ -19,6 +19,7 @@ enum Stage {
 }
 
 impl Shell {
+    #[inline(never)]
     pub(crate) fn exec_multi_pipeline(&mut self, pipeline: &Pipeline) -> Flow {
         let count = pipeline.commands.len();
         let lastpipe = self.options.shopt(Shopt::Lastpipe);

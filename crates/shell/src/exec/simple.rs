@@ -15,6 +15,7 @@ pub(crate) struct SavedVar {
 }
 
 impl Shell {
+    #[inline(never)]
     pub(crate) fn exec_simple(&mut self, command: &SimpleCommand) -> Flow {
         self.lineno = command.line;
         self.subst_status = None;
@@ -43,6 +44,7 @@ impl Shell {
 
     /// `a=1 b=2` (and redirections alone): assignments stay; `$?` is the last command
     /// substitution's status.
+    #[inline(never)]
     fn exec_assignments_only(&mut self, command: &SimpleCommand) -> Flow {
         let mut failed = false;
         for assignment in &command.assignments {
@@ -176,6 +178,7 @@ impl Shell {
 
     /// `set -x` output for a command: PS4 (its first character repeated per subshell
     /// level), then the words quoted so they could be typed back.
+    #[inline(never)]
     fn trace_command(&mut self, assignments: &[Assignment], fields: &[String]) {
         let mut line = self.trace_prefix();
         let mut parts = Vec::new();

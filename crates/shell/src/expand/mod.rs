@@ -52,6 +52,7 @@ impl Shell {
 
     /// Expands a simple command's words. Assignment arguments of declaration builtins
     /// are expanded as assignments (no splitting); array values come back in `decl`.
+    #[inline(never)]
     pub(crate) fn expand_command(&mut self, words: &[Word]) -> Result<ExpandedCommand, Flow> {
         let mut fields: Vec<String> = Vec::with_capacity(words.len());
         let mut decl = Vec::new();

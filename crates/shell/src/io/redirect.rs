@@ -19,6 +19,7 @@ impl Shell {
     /// Applies redirections in order. On failure the ones already applied are undone, the
     /// error is reported and `Err(Flow::Normal)` (status 1) or an abandoning flow is
     /// returned.
+    #[inline(never)]
     pub(crate) fn apply_redirects(&mut self, redirects: &[Redirect]) -> Result<SavedFds, Flow> {
         let mut saved = SavedFds::default();
         for redirect in redirects {

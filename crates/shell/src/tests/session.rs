@@ -1,0 +1,58 @@
+//! The session protocol and state serialization.
+
+use super::{shell_on, world_with};
+use crate::session::run_request;
+use crate::state::decode_state;
+
+fn request(command: &str) -> Vec<u8> {
+    let escaped = command.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    format!("{{\"runId\":1,\"command\":\"{}\",\"cwd\":null,\"env\":{{}}}}", escaped).into_bytes()
+}
+
+fn take_stdout(world: &std::rc::Rc<std::cell::RefCell<crate::host::fake::World>>) -> String {
+    let mut w = world.borrow_mut();
+    let text = String::from_utf8_lossy(&w.outputs[0]).into_owned();
+    w.outputs[0].clear();
+    text
+}
+
+#[test]
+fn state_carries_over_between_runs() {
+    let world = world_with(&[]);
+    let mut shell = shell_on(&world, "");
+    assert_eq!(run_request(&mut shell, &request("x=1; f() { echo \"f:$x\"; }; alias hi='echo hi'")), 0);
+    assert_eq!(run_request(&mut shell, &request("f; x=2")), 0);
+    assert_eq!(take_stdout(&world), "f:1\n");
+    assert_eq!(run_request(&mut shell, &request("exit 3")), 3);
+    assert_eq!(run_request(&mut shell, &request("echo $x")), 0);
+    assert_eq!(take_stdout(&world), "2\n");
+}
+
+#[test]
+fn state_survives_serialization() {
+    let world = world_with(&[]);
+    let mut shell = shell_on(&world, "");
+    run_request(&mut shell, &request("declare -A m=([k]=v); a=(1 2); export E=e; set -o pipefail; g() { echo \"g ${m[k]} ${a[1]}\"; }; cd /tmp; trap 'echo t' USR1"));
+    let bytes = shell.state_bytes();
+    let state = decode_state(&bytes).expect("state decodes");
+    let world2 = world_with(&[]);
+    let mut restored = shell_on(&world2, "");
+    restored.restore(state);
+    run_request(&mut restored, &request("g; echo $E $PWD; [[ -o pipefail ]] && echo pf; trap -p USR1"));
+    assert_eq!(take_stdout(&world2), "g v 2\ne /tmp\npf\ntrap -- 'echo t' SIGUSR1\n");
+}
+
+#[test]
+fn env_in_a_request_is_for_that_run() {
+    let world = world_with(&[]);
+    let mut shell = shell_on(&world, "");
+    let body = b"{\"runId\":1,\"command\":\"echo $V\",\"cwd\":\"/tmp\",\"env\":{\"V\":\"x\"}}";
+    assert_eq!(run_request(&mut shell, body), 0);
+    run_request(&mut shell, &request("echo \"[$V]\" $PWD"));
+    assert_eq!(take_stdout(&world), "x\n[] /tmp\n");
+}
+
+#[test]
+fn corrupt_state_is_rejected() {
+    assert!(decode_state(b"not a state").is_err());
+}
