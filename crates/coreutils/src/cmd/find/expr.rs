@@ -34,6 +34,8 @@ pub enum Stamp {
     Access,
     Change,
     Modify,
+    /// -used: GNU compares the status change time minus the access time.
+    Used,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,8 +156,11 @@ pub struct Parser<'a> {
     pub(super) now: i128,
     pub(super) day_start: i128,
     pub(super) seen_test: Option<String>,
-    /// Warnings to print (without the `find: ` prefix).
+    /// Warnings to print (without the `find: ` prefix). Those about the command line
+    /// need -warn before them: GNU's default is on only when standard input is a
+    /// terminal, which it never is in the sandbox.
     pub warnings: Vec<String>,
+
 }
 
 impl<'a> Parser<'a> {

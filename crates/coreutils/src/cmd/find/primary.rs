@@ -323,6 +323,12 @@ impl<'a> Parser<'a> {
             "-mmin" => self.time(&name, Stamp::Modify, true)?,
             "-amin" => self.time(&name, Stamp::Access, true)?,
             "-cmin" => self.time(&name, Stamp::Change, true)?,
+            "-used" => {
+                // Days between the last status change and the last access, from a zero
+                // origin as GNU computes it.
+                let (cmp, n) = self.numeric(&name)?;
+                Expr::Time { stamp: Stamp::Used, cmp, reference: -(n as i128) * 86_400_000_000_000, window: 86_400_000_000_000 }
+            }
             "-newer" => Expr::Newer { stamp: Stamp::Modify, reference: self.reference(&name)?.mtime_ns },
             "-anewer" => Expr::Newer { stamp: Stamp::Access, reference: self.reference(&name)?.mtime_ns },
             "-cnewer" => Expr::Newer { stamp: Stamp::Change, reference: self.reference(&name)?.mtime_ns },
@@ -349,7 +355,7 @@ impl<'a> Parser<'a> {
                         Some(Stamp::Access) => m.atime_ns,
                         Some(Stamp::Change) => m.ctime_ns,
                         Some(Stamp::Modify) => m.mtime_ns,
-                        None => return err(format!("invalid predicate `{}'", n)),
+                        _ => return err(format!("invalid predicate `{}'", n)),
                     }
                 };
                 Expr::Newer { stamp: which, reference }

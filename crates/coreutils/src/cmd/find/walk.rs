@@ -83,6 +83,7 @@ fn stamp(m: &Meta, s: Stamp) -> i128 {
         Stamp::Access => m.atime_ns,
         Stamp::Change => m.ctime_ns,
         Stamp::Modify => m.mtime_ns,
+        Stamp::Used => m.ctime_ns - m.atime_ns,
     }
 }
 
