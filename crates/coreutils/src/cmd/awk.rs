@@ -1,7 +1,7 @@
 //! command: awk gawk nawk
 //! `awk`: the AWK language as GNU awk 5 runs it — POSIX awk plus the gawk extensions
 //! scripts use (gensub, asort, PROCINFO["sorted_in"], regex RS, FPAT, FIELDWIDTHS,
-//! IGNORECASE, strftime, switch, BEGINFILE/ENDFILE are not yet supported).
+//! IGNORECASE, strftime, switch, BEGINFILE/ENDFILE).
 //!
 //! The program is parsed into a tree with resolved variables (`awk/parser.rs`,
 //! `awk/parse_expr.rs`) and run by a tree-walking interpreter (`awk/interp.rs`,
@@ -10,6 +10,8 @@
 
 #[path = "awk/array.rs"]
 mod array;
+#[path = "awk/array_tables.rs"]
+mod array_tables;
 #[path = "awk/ast.rs"]
 mod ast;
 #[path = "awk/builtins.rs"]
@@ -28,14 +30,20 @@ mod input;
 mod interp;
 #[path = "awk/lexer.rs"]
 mod lexer;
+#[path = "awk/main_input.rs"]
+mod main_input;
 #[path = "awk/parse_expr.rs"]
 mod parse_expr;
+#[path = "awk/parse_stmt.rs"]
+mod parse_stmt;
 #[path = "awk/parser.rs"]
 mod parser;
 #[path = "awk/random.rs"]
 mod random;
 #[path = "awk/regex.rs"]
 mod regex;
+#[path = "awk/regex_funcs.rs"]
+mod regex_funcs;
 #[path = "awk/setup.rs"]
 mod setup;
 #[path = "awk/sort.rs"]

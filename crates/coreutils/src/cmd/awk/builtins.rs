@@ -1,9 +1,8 @@
 //! Built-in functions. String positions and lengths count characters (UTF-8, an invalid
 //! byte counting as one), as gawk does in a UTF-8 locale.
 
-use super::array::{classify, Key};
+use super::array::Key;
 use super::ast::*;
-use super::fields::{split_all, FieldMode};
 use super::format::count_chars;
 use super::interp::{fatal, Cell, Interp, R};
 use super::lexer::char_at;
@@ -76,14 +75,14 @@ fn strtonum(s: &[u8]) -> f64 {
 }
 
 impl<'a, 'io> Interp<'a, 'io> {
-    fn arg_expr<'e>(&self, args: &'e [Arg], i: usize) -> Option<&'e Expr> {
+    pub fn arg_expr<'e>(&self, args: &'e [Arg], i: usize) -> Option<&'e Expr> {
         match args.get(i) {
             Some(Arg::Expr(e)) => Some(e),
             _ => None,
         }
     }
 
-    fn arg_str(&mut self, args: &[Arg], i: usize) -> R<Vec<u8>> {
+    pub fn arg_str(&mut self, args: &[Arg], i: usize) -> R<Vec<u8>> {
         let mut buf = Vec::new();
         match args.get(i) {
             Some(Arg::Expr(e)) => self.eval_str_into(e, &mut buf)?,
@@ -97,14 +96,14 @@ impl<'a, 'io> Interp<'a, 'io> {
         Ok(buf)
     }
 
-    fn arg_num(&mut self, args: &[Arg], i: usize) -> R<f64> {
+    pub fn arg_num(&mut self, args: &[Arg], i: usize) -> R<f64> {
         match self.arg_expr(args, i) {
             Some(e) => self.eval_num(e),
             None => Ok(0.0),
         }
     }
 
-    fn arg_array(&mut self, args: &[Arg], i: usize) -> R<usize> {
+    pub fn arg_array(&mut self, args: &[Arg], i: usize) -> R<usize> {
         match args.get(i) {
             Some(Arg::Array(v)) => self.array_of(*v),
             _ => fatal("expected an array argument"),
@@ -302,7 +301,7 @@ impl<'a, 'io> Interp<'a, 'io> {
         })
     }
 
-    fn eval_arg_bool(&mut self, args: &[Arg], i: usize) -> R<bool> {
+    pub fn eval_arg_bool(&mut self, args: &[Arg], i: usize) -> R<bool> {
         match self.arg_expr(args, i) {
             Some(e) => self.eval_bool(e),
             None => Ok(false),
@@ -352,330 +351,5 @@ impl<'a, 'io> Interp<'a, 'io> {
                 }
             }
         })
-    }
-
-    fn split(&mut self, pattern: bool, args: &[Arg]) -> R<usize> {
-        let text = self.arg_str(args, 0)?;
-        let mode = match args.get(2) {
-            Some(Arg::Regex(RegexArg::Static(id))) => {
-                let re = self.regexes.literal(*id, self.icase).or_else(fatal)?;
-                if pattern {
-                    FieldMode::Pattern(re)
-                } else {
-                    FieldMode::Regex(re)
-                }
-            }
-            Some(Arg::Regex(RegexArg::Dynamic(e))) => {
-                let mut fs = Vec::new();
-                self.eval_str_into(e, &mut fs)?;
-                if pattern {
-                    FieldMode::Pattern(self.regexes.dynamic(&fs, self.icase).or_else(fatal)?)
-                } else {
-                    self.fs_mode(&fs, false)?
-                }
-            }
-            _ => {
-                if pattern {
-                    match &self.fmode {
-                        FieldMode::Pattern(re) => FieldMode::Pattern(re.clone()),
-                        _ => {
-                            let fpat = match &self.globals[vars::FPAT as usize] {
-                                Cell::Val(v) => v.to_str(&self.convfmt).to_vec(),
-                                Cell::Arr(_) => Vec::new(),
-                            };
-                            FieldMode::Pattern(self.regexes.dynamic(&fpat, self.icase).or_else(fatal)?)
-                        }
-                    }
-                } else {
-                    let fs = match &self.globals[vars::FS as usize] {
-                        Cell::Val(v) => v.to_str(&self.convfmt).to_vec(),
-                        Cell::Arr(_) => b" ".to_vec(),
-                    };
-                    let paragraph = matches!(self.rs, super::input::RsMode::Paragraph);
-                    self.fs_mode(&fs, paragraph)?
-                }
-            }
-        };
-        let target = self.arg_array(args, 1)?;
-        let seps_array = match args.get(3) {
-            Some(Arg::Array(_)) => Some(self.arg_array(args, 3)?),
-            _ => None,
-        };
-        let (fields, seps) = split_all(&mode, &text);
-        let array = &mut self.arrays[target];
-        array.clear();
-        for (i, (s, e)) in fields.iter().enumerate() {
-            array.set(Key::Int(i as i32 + 1), Value::strnum(&text[*s..*e]));
-        }
-        if let Some(sid) = seps_array {
-            let array = &mut self.arrays[sid];
-            array.clear();
-            let n = fields.len();
-            for (i, (s, e)) in seps.iter().enumerate() {
-                let keep = match mode {
-                    FieldMode::Default | FieldMode::Pattern(_) => (i > 0 && i < n) || e > s,
-                    _ => i > 0 && i < n,
-                };
-                if keep && (n > 0 || e > s) {
-                    array.set(Key::Int(i as i32), Value::Str(text[*s..*e].into()));
-                }
-            }
-        }
-        Ok(fields.len())
-    }
-
-    /// sub() and gsub(): returns the number of replacements.
-    fn substitute(&mut self, global: bool, args: &[Arg]) -> R<usize> {
-        let re = match args.get(0) {
-            Some(Arg::Regex(r)) => self.regex(r)?,
-            _ => return Ok(0),
-        };
-        let repl = self.arg_str(args, 1)?;
-        let target: Option<&LValue> = match args.get(2) {
-            Some(Arg::LValue(lv)) => Some(lv),
-            _ => None,
-        };
-        let text = match (target, args.get(2)) {
-            (Some(lv), _) => {
-                let place = self.place(lv)?;
-                let v = self.place_get(&place)?;
-                let mut t = Vec::new();
-                v.append_str(&mut t, &self.convfmt);
-                t
-            }
-            (None, Some(Arg::Expr(e))) => {
-                let mut t = Vec::new();
-                self.eval_str_into(e, &mut t)?;
-                t
-            }
-            _ => self.rec.text().to_vec(),
-        };
-        let mut out = Vec::with_capacity(text.len() + 16);
-        let mut count = 0;
-        let mut pos = 0;
-        let mut copied = 0;
-        let mut last_end: Option<usize> = None;
-        while pos <= text.len() {
-            let (s, e) = match re.find_at(&text, pos) {
-                Some(m) => m,
-                None => break,
-            };
-            if s == e && last_end == Some(s) {
-                // An empty match right after a match is not a new match.
-                if s >= text.len() {
-                    break;
-                }
-                pos = s + char_at(&text, s).1.max(1);
-                continue;
-            }
-            out.extend_from_slice(&text[copied..s]);
-            push_replacement(&mut out, &repl, &text[s..e]);
-            count += 1;
-            copied = e;
-            last_end = Some(e);
-            if s == e {
-                if s >= text.len() {
-                    break;
-                }
-                let next = s + char_at(&text, s).1.max(1);
-                out.extend_from_slice(&text[s..next]);
-                copied = next;
-                pos = next;
-            } else {
-                pos = e;
-            }
-            if !global {
-                break;
-            }
-        }
-        if count == 0 {
-            return Ok(0);
-        }
-        out.extend_from_slice(&text[copied.min(text.len())..]);
-        match target {
-            Some(lv) => self.assign_lvalue(lv, Value::Str(out.into()))?,
-            None => {
-                if args.len() < 3 {
-                    self.rec.set(&out);
-                }
-            }
-        }
-        Ok(count)
-    }
-
-    fn gensub(&mut self, args: &[Arg]) -> R<Value> {
-        let re = match args.get(0) {
-            Some(Arg::Regex(r)) => self.regex(r)?,
-            _ => return Ok(Value::Uninit),
-        };
-        let repl = self.arg_str(args, 1)?;
-        let how = match self.arg_expr(args, 2) {
-            Some(e) => self.eval(e)?,
-            None => Value::Uninit,
-        };
-        let how_text = how.to_str(&self.convfmt);
-        let which: usize = if how_text.first().map_or(false, |c| *c == b'g' || *c == b'G') {
-            0
-        } else {
-            let n = how.to_num();
-            if n < 1.0 {
-                let _ = writeln!(self.io.stderr, "{}: cmd. line:{}: warning: gensub: third argument `{}' treated as 1", self.io.name, self.line, String::from_utf8_lossy(&how_text));
-                1
-            } else {
-                n as usize
-            }
-        };
-        let text = if args.len() > 3 { self.arg_str(args, 3)? } else { self.rec.text().to_vec() };
-        let mut caps = re.new_captures();
-        let mut out = Vec::with_capacity(text.len() + 16);
-        let mut pos = 0;
-        let mut copied = 0;
-        let mut n = 0;
-        let mut last_end: Option<usize> = None;
-        while pos <= text.len() {
-            if !re.captures_at(&text, pos, &mut caps) {
-                break;
-            }
-            let (s, e) = match caps.get(0) {
-                Some(m) => m,
-                None => break,
-            };
-            if s == e && last_end == Some(s) {
-                if s >= text.len() {
-                    break;
-                }
-                pos = s + char_at(&text, s).1.max(1);
-                continue;
-            }
-            n += 1;
-            last_end = Some(e);
-            if which == 0 || n == which {
-                out.extend_from_slice(&text[copied..s]);
-                push_gensub_replacement(&mut out, &repl, &text, &caps);
-                copied = e;
-            }
-            if s == e {
-                if s >= text.len() {
-                    break;
-                }
-                let next = s + char_at(&text, s).1.max(1);
-                if which == 0 || n == which {
-                    out.extend_from_slice(&text[s..next]);
-                    copied = next;
-                }
-                pos = next;
-            } else {
-                pos = e;
-            }
-            if which != 0 && n >= which {
-                break;
-            }
-        }
-        out.extend_from_slice(&text[copied.min(text.len())..]);
-        Ok(Value::Str(out.into()))
-    }
-
-    fn match_fn(&mut self, args: &[Arg]) -> R<Value> {
-        let text = self.arg_str(args, 0)?;
-        let re = match args.get(1) {
-            Some(Arg::Regex(r)) => self.regex(r)?,
-            _ => return Ok(Value::Num(0.0)),
-        };
-        let array = match args.get(2) {
-            Some(Arg::Array(_)) => Some(self.arg_array(args, 2)?),
-            _ => None,
-        };
-        let mut caps = re.new_captures();
-        let found = re.captures_at(&text, 0, &mut caps);
-        let (rstart, rlength) = match (found, caps.get(0)) {
-            (true, Some((s, e))) => ((count_chars(&text[..s]) + 1) as f64, count_chars(&text[s..e]) as f64),
-            _ => (0.0, -1.0),
-        };
-        self.globals[vars::RSTART as usize] = Cell::Val(Value::Num(rstart));
-        self.globals[vars::RLENGTH as usize] = Cell::Val(Value::Num(rlength));
-        if let Some(id) = array {
-            self.arrays[id].clear();
-            if found {
-                let subsep = self.subsep.clone();
-                for g in 0..caps.len() {
-                    if let Some((s, e)) = caps.get(g) {
-                        let array = &mut self.arrays[id];
-                        array.set(Key::Int(g as i32), Value::strnum(&text[s..e]));
-                        let mut key = g.to_string().into_bytes();
-                        key.extend_from_slice(&subsep);
-                        let base = key.len();
-                        key.extend_from_slice(b"start");
-                        array.set(classify(&key), Value::Num((count_chars(&text[..s]) + 1) as f64));
-                        key.truncate(base);
-                        key.extend_from_slice(b"length");
-                        array.set(classify(&key), Value::Num(count_chars(&text[s..e]) as f64));
-                    }
-                }
-            }
-        }
-        Ok(Value::Num(rstart))
-    }
-}
-
-/// sub/gsub replacement text, gawk's rules: `&` is the match, `\&` a literal `&`,
-/// `\\&` a backslash then the match, `\\\&` a literal `\&`, `\\\\` two backslashes;
-/// any other backslash is kept.
-fn push_replacement(out: &mut Vec<u8>, repl: &[u8], matched: &[u8]) {
-    let mut i = 0;
-    while i < repl.len() {
-        let rest = &repl[i..];
-        if rest[0] == b'&' {
-            out.extend_from_slice(matched);
-            i += 1;
-        } else if rest[0] != b'\\' {
-            out.push(rest[0]);
-            i += 1;
-        } else if rest.starts_with(b"\\\\\\&") {
-            out.extend_from_slice(b"\\&");
-            i += 4;
-        } else if rest.starts_with(b"\\\\\\\\") {
-            out.extend_from_slice(b"\\\\");
-            i += 4;
-        } else if rest.starts_with(b"\\\\&") {
-            out.push(b'\\');
-            out.extend_from_slice(matched);
-            i += 3;
-        } else if rest.get(1) == Some(&b'&') {
-            out.push(b'&');
-            i += 2;
-        } else {
-            out.push(b'\\');
-            i += 1;
-        }
-    }
-}
-
-/// gensub replacement: also `\0`–`\9` for groups.
-fn push_gensub_replacement(out: &mut Vec<u8>, repl: &[u8], text: &[u8], caps: &common::regex::Captures) {
-    let group = |out: &mut Vec<u8>, g: usize| {
-        if let Some((s, e)) = caps.get(g) {
-            out.extend_from_slice(&text[s..e]);
-        }
-    };
-    let mut i = 0;
-    while i < repl.len() {
-        match repl[i] {
-            b'\\' if i + 1 < repl.len() => {
-                let c = repl[i + 1];
-                match c {
-                    b'0'..=b'9' => group(out, (c - b'0') as usize),
-                    _ => out.push(c),
-                }
-                i += 2;
-            }
-            b'&' => {
-                group(out, 0);
-                i += 1;
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
-        }
     }
 }

@@ -54,10 +54,9 @@ pub fn next_field(mode: &FieldMode, text: &[u8], pos: usize, first: bool) -> Opt
         FieldMode::Byte(c) => separated(text, pos, first, |rest| memchr::memchr(*c, rest).map(|i| (i, i + 1))),
         FieldMode::ByteOrNewline(c) => separated(text, pos, first, |rest| memchr::memchr2(*c, b'\n', rest).map(|i| (i, i + 1))),
         FieldMode::Regex(re) => {
-            if pos > text.len() || (pos == text.len() && !first) {
-                return None;
-            }
-            if first && text.is_empty() {
+            // After the last field the position is past the end; at the end exactly, a
+            // separator just matched there and an empty last field follows.
+            if pos > text.len() || (first && text.is_empty()) {
                 return None;
             }
             let mut search = pos;

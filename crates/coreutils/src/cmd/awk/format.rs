@@ -6,6 +6,9 @@
 use super::lexer::char_at;
 use super::value::{nan_inf_text, Value};
 
+/// Widths and precisions are capped so a typo cannot ask for gigabytes of padding.
+const MAX_WIDTH: usize = 1 << 26;
+
 #[derive(Default, Clone, Copy)]
 struct Spec {
     left: bool,
@@ -70,10 +73,10 @@ pub fn sprintf(out: &mut Vec<u8>, fmt: &[u8], args: &[Value], convfmt: &[u8]) ->
             if w < 0.0 {
                 spec.left = true;
             }
-            spec.width = w.abs().min(1e9) as usize;
+            spec.width = w.abs().min(MAX_WIDTH as f64) as usize;
         } else {
             while i < fmt.len() && fmt[i].is_ascii_digit() {
-                spec.width = spec.width.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize);
+                spec.width = spec.width.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize).min(MAX_WIDTH);
                 i += 1;
             }
         }
@@ -82,18 +85,25 @@ pub fn sprintf(out: &mut Vec<u8>, fmt: &[u8], args: &[Value], convfmt: &[u8]) ->
             if fmt.get(i) == Some(&b'*') {
                 i += 1;
                 let p = take_arg(args, &mut next_arg)?.to_num();
-                spec.precision = if p < 0.0 { None } else { Some(p.min(1e9) as usize) };
+                spec.precision = if p < 0.0 { None } else { Some(p.min(MAX_WIDTH as f64) as usize) };
             } else {
                 let mut p = 0usize;
                 while i < fmt.len() && fmt[i].is_ascii_digit() {
-                    p = p.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize);
+                    p = p.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize).min(MAX_WIDTH);
                     i += 1;
                 }
                 spec.precision = Some(p);
             }
         }
-        while i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'L' | b'q' | b'j' | b'z' | b't') {
+        // One length modifier is accepted and ignored (gawk prints `%lld` as it is).
+        if i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'L' | b'j' | b'z' | b't') {
             i += 1;
+            if i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'L' | b'j' | b'z' | b't') {
+                let end = fmt[i..].iter().position(|c| c.is_ascii_alphabetic() && !matches!(c, b'h' | b'l' | b'L' | b'j' | b'z' | b't')).map_or(fmt.len(), |p| i + p + 1);
+                out.extend_from_slice(&fmt[start..end]);
+                i = end;
+                continue;
+            }
         }
         let conv = match fmt.get(i) {
             Some(c) => *c,
@@ -141,6 +151,7 @@ pub fn sprintf(out: &mut Vec<u8>, fmt: &[u8], args: &[Value], convfmt: &[u8]) ->
                 };
                 pad(out, text, chars, &spec, false);
             }
+            b'%' => out.push(b'%'),
             _ => out.extend_from_slice(&fmt[start..i]),
         }
     }

@@ -105,6 +105,8 @@ pub struct Interp<'a, 'io> {
     /// Source names by first line, for messages: (first line, name, line offset).
     pub sources: Vec<(u32, String)>,
     pub sandboxed: bool,
+    /// The function running (for messages naming its parameters).
+    pub function: Option<usize>,
     /// `stack_marker()` when the program started.
     pub stack_base: usize,
 }
@@ -200,14 +202,11 @@ impl<'a, 'io> Interp<'a, 'io> {
     }
 
     pub fn var_name(&self, v: Var) -> String {
-        match v {
-            Var::Global(i) => self.prog.globals.get(i as usize).cloned().unwrap_or_default(),
-            Var::Local(i) => {
-                // The innermost function is the one whose frame is current; names are only
-                // for messages, so search the functions for a parameter list long enough.
-                self.prog.functions.iter().find_map(|f| f.param_names.get(i as usize).cloned()).unwrap_or_default()
-            }
-        }
+        let name = match v {
+            Var::Global(i) => self.prog.globals.get(i as usize),
+            Var::Local(i) => self.function.and_then(|f| self.prog.functions[f].param_names.get(i as usize)),
+        };
+        name.cloned().unwrap_or_default()
     }
 
     pub fn cell(&self, v: Var) -> &Cell {
@@ -329,6 +328,7 @@ impl<'a, 'io> Interp<'a, 'io> {
         self.locals.extend(cells);
         let saved_frame = self.frame;
         let saved_line = self.line;
+        let saved_function = self.function.replace(f);
         self.frame = base;
         let mark = self.frame_arrays.len();
         self.depth += 1;
@@ -336,6 +336,7 @@ impl<'a, 'io> Interp<'a, 'io> {
         self.depth -= 1;
         self.frame = saved_frame;
         self.line = saved_line;
+        self.function = saved_function;
         let created: Vec<usize> = self.frame_arrays.drain(mark..).collect();
         for id in created {
             self.arrays[id].clear();

@@ -119,6 +119,7 @@ pub fn run_program(options: Options, argv0: &OsStr, io: &mut Io) -> i32 {
         line: 1,
         sources: table.clone(),
         sandboxed: options.sandbox,
+        function: None,
         stack_base: super::interp::stack_marker(),
     };
     let status = match initialize(&mut interp, &options).and_then(|_| interp.run_program()) {
@@ -190,6 +191,10 @@ fn initialize(interp: &mut Interp, options: &Options) -> Result<(), Abort> {
         .collect();
     set_array(interp, vars::ENVIRON, environ);
 
+    // std::process::id() is unsupported (it panics) on WASI: ask the kernel there.
+    #[cfg(target_os = "wasi")]
+    let pid = airlock_sys::getpid();
+    #[cfg(not(target_os = "wasi"))]
     let pid = std::process::id();
     let procinfo = vec![
         (b"version".to_vec(), Value::from_str(b"5.2.1")),
@@ -205,7 +210,7 @@ fn initialize(interp: &mut Interp, options: &Options) -> Result<(), Abort> {
         interp.assign_var(super::ast::Var::Global(vars::FS), Value::StrNum(fs.into()))?;
     }
     for assignment in &options.assignments {
-        match super::exec::assignment_split(assignment) {
+        match super::main_input::assignment_split(assignment) {
             Some(eq) => {
                 let name = String::from_utf8_lossy(&assignment[..eq]).into_owned();
                 interp.command_line_assign(&name, unescape(&assignment[eq + 1..]))?;
