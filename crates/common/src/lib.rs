@@ -7,6 +7,8 @@
 
 pub mod args;
 pub mod canon;
+pub mod cformat;
+pub mod cnum;
 pub mod duration;
 pub mod error;
 pub mod fnmatch;
