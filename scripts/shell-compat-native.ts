@@ -3,6 +3,11 @@
 // directories with the same environment, and prints every difference.
 //
 //   npx tsx scripts/shell-compat-native.ts [--file quoting] [--grep text] [-v] [--no-build]
+//   npx tsx scripts/shell-compat-native.ts --sandbox /path/to/wasm-dir [...]
+//
+// With --sandbox, our side is a fresh sandbox per case whose modules come from the given
+// directory (a manifest.json with shell.wasm in it), for trying a shell.wasm before it is
+// in public/wasm.
 //
 // The acceptance run is the sandbox target of tests/compat/cli.ts; this one only needs
 // cargo, so it runs in seconds while the shell is being written.
@@ -20,6 +25,7 @@ const release = process.argv.includes('--release');
 const shellBinary = join(targetDir, release ? 'release' : 'debug', 'shell');
 
 interface Options {
+  sandbox?: string;
   file?: string;
   grep?: string;
   verbose: boolean;
@@ -35,6 +41,7 @@ function parseArgs(argv: string[]): Options {
     else if (arg === '--grep') options.grep = argv[++i];
     else if (arg === '--jobs') options.jobs = Number(argv[++i]);
     else if (arg === '--no-build') options.build = false;
+    else if (arg === '--sandbox') options.sandbox = argv[++i];
     else if (arg === '--release') continue;
     else if (arg === '-v' || arg === '--verbose') options.verbose = true;
     else throw new Error(`unknown argument ${arg}`);
@@ -88,8 +95,32 @@ function runOurs(c: LoadedCase): Promise<Outcome> {
   });
 }
 
+async function sandboxRunner(wasmDir: string): Promise<(c: LoadedCase) => Promise<Outcome>> {
+  const { Sandbox } = await import('../src/host/node/index.js');
+  return async (c: LoadedCase): Promise<Outcome> => {
+    const sandbox = await Sandbox.create({ files: c.files, wasmDir });
+    try {
+      const result = await sandbox.run(c.script, {
+        env: caseEnv(SANDBOX_HOME, '/usr/local/bin:/usr/bin:/bin'),
+        stdin: c.stdin,
+        timeoutMs: c.timeout ?? 10_000,
+      });
+      return {
+        stdout: Buffer.from(result.stdoutBytes),
+        stderr: Buffer.from(result.stderrBytes),
+        status: result.exitCode,
+        timedOut: result.errorClass === 'timeout',
+      };
+    } finally {
+      await sandbox.destroy();
+    }
+  };
+}
+
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
+  const runSandbox = options.sandbox !== undefined ? await sandboxRunner(options.sandbox) : undefined;
+  if (options.sandbox !== undefined) options.build = false;
   if (options.build) {
     execFileSync('/usr/bin/cargo', ['build', ...(release ? ['--release'] : []), '-p', 'shell'], {
       cwd: join(repoRoot, 'crates'),
@@ -111,7 +142,7 @@ async function main(): Promise<void> {
         skipped++;
         continue;
       }
-      const [expected, actual] = await Promise.all([runWithBash(c), runOurs(c)]);
+      const [expected, actual] = await Promise.all([runWithBash(c), runSandbox ? runSandbox(c) : runOurs(c)]);
       const verdict = compare(c, expected, actual);
       if (verdict.pass) {
         passed++;
@@ -131,6 +162,7 @@ async function main(): Promise<void> {
   const rate = total === 0 ? 0 : (100 * passed) / total;
   console.log(`${passed} passed, ${failed} failed, ${known} known failures, ${skipped} skipped (${rate.toFixed(1)}% pass)`);
   process.exitCode = failed > 0 ? 1 : 0;
+  if (runSandbox) (await import('../src/host/node/index.js')).drainWarmPool();
 }
 
 main().catch((error: unknown) => {

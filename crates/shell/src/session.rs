@@ -17,6 +17,8 @@ pub fn run(host: Box<dyn Host>) -> i32 {
     let environment = shell.host.environment();
     shell.init_variables(&environment);
     shell.options.set_shopt(Shopt::ExpandAliases, true);
+    // Each run is a `bash -c`: `$-` shows `c`.
+    shell.options.extra_flags = "c".to_string();
     let blob = shell.host.blob();
     if !blob.is_empty() {
         match crate::state::decode_state(&blob) {
@@ -77,6 +79,11 @@ pub fn run_request(shell: &mut Shell, request: &[u8]) -> i32 {
         shell.status = 2;
     }
     let _ = flow == Flow::Exit;
+    // A run ends like `bash -c` does: the EXIT trap runs (once; the next run starts
+    // without it).
+    if shell.cancelled.is_none() {
+        shell.status = shell.finish();
+    }
     if let Some(status) = shell.cancelled.take() {
         shell.status = status;
     }

@@ -53,6 +53,15 @@ fn env_in_a_request_is_for_that_run() {
 }
 
 #[test]
+fn exit_trap_runs_at_the_end_of_its_run() {
+    let world = world_with(&[]);
+    let mut shell = shell_on(&world, "");
+    assert_eq!(run_request(&mut shell, &request("trap 'echo bye' EXIT; echo hi; exit 4")), 4);
+    assert_eq!(run_request(&mut shell, &request("echo next; echo $-")), 0);
+    assert_eq!(take_stdout(&world), "hi\nbye\nnext\nhB\n");
+}
+
+#[test]
 fn corrupt_state_is_rejected() {
     assert!(decode_state(b"not a state").is_err());
 }
