@@ -58,7 +58,7 @@ fn exit_trap_runs_at_the_end_of_its_run() {
     let mut shell = shell_on(&world, "");
     assert_eq!(run_request(&mut shell, &request("trap 'echo bye' EXIT; echo hi; exit 4")), 4);
     assert_eq!(run_request(&mut shell, &request("echo next; echo $-")), 0);
-    assert_eq!(take_stdout(&world), "hi\nbye\nnext\nhB\n");
+    assert_eq!(take_stdout(&world), "hi\nbye\nnext\nhBc\n");
 }
 
 #[test]
