@@ -92,7 +92,8 @@ mod imp {
         fn utimensat(dirfd: i32, path: *const u8, times: *const Timespec, flags: i32) -> i32;
         #[link_name = "symlink"]
         fn c_symlink(target: *const u8, link: *const u8) -> i32;
-        fn __errno_location() -> *mut i32;
+        // wasi-libc (without threads) keeps errno in a plain global; it has no __errno_location.
+        static mut errno: i32;
         fn isatty(fd: i32) -> i32;
     }
 
@@ -107,8 +108,8 @@ mod imp {
     const UTIME_OMIT: i32 = -2;
 
     fn last_error() -> io::Error {
-        // SAFETY: wasi-libc's errno location is always valid.
-        io::Error::from_raw_os_error(unsafe { *__errno_location() })
+        // SAFETY: a plain i32 global of wasi-libc, read right after the failing call.
+        io::Error::from_raw_os_error(unsafe { errno })
     }
 
     fn spec(t: SetTime) -> Timespec {

@@ -24,6 +24,7 @@ pub mod regex;
 pub mod shellcmd;
 pub mod signals;
 pub mod size;
+pub mod tabstops;
 pub mod spawn;
 pub mod targets;
 pub mod timefmt;

@@ -38,6 +38,12 @@ pub fn and_or_to_string(and_or: &AndOr) -> String {
     printer.finish()
 }
 
+pub fn assignment_to_string(assignment: &Assignment) -> String {
+    let mut printer = Printer::default();
+    printer.assignment(assignment);
+    printer.out
+}
+
 pub fn word_to_string(word: &Word) -> String {
     let mut printer = Printer::default();
     printer.word(word);

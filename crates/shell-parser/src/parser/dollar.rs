@@ -389,6 +389,13 @@ impl<'a> Parser<'a> {
                     self.bump();
                 }
                 b'\\' if in_dquote => match self.peek_at(1) {
+                    // `\/` escapes the pattern's delimiter even inside double quotes.
+                    Some(b'/') if stop_at_slash => {
+                        flush_literal(&mut literal, &mut parts);
+                        parts.push(WordPart::Quoted("/".to_string()));
+                        self.bump();
+                        self.bump();
+                    }
                     Some(next @ (b'$' | b'`' | b'"' | b'\\' | b'}')) => {
                         flush_literal(&mut literal, &mut parts);
                         parts.push(WordPart::Quoted((next as char).to_string()));

@@ -52,7 +52,7 @@ impl Shell {
     fn exec_arith_command(&mut self, command: &shell_parser::ast::ArithCommand) -> Flow {
         self.lineno = command.line;
         if self.options.get(crate::options::Opt::Xtrace) {
-            let line = format!("{}(({}))\n", self.trace_prefix(), command.text);
+            let line = format!("{}(( {} ))\n", self.trace_prefix(), command.text);
             self.write_err(&line);
         }
         match self.eval_arith(&command.expr) {

@@ -180,14 +180,10 @@ impl Shell {
     /// level), then the words quoted so they could be typed back.
     #[inline(never)]
     fn trace_command(&mut self, assignments: &[Assignment], fields: &[String]) {
+        // Bash traces temporary assignments on lines of their own, before the command.
+        self.trace_assignments(assignments);
         let mut line = self.trace_prefix();
-        let mut parts = Vec::new();
-        for assignment in assignments {
-            if let Some(value) = self.vars.get(&assignment.name).and_then(|v| v.value.first().map(str::to_string)) {
-                parts.push(format!("{}={}", assignment.name, crate::text::xtrace_quote(&value)));
-            }
-        }
-        parts.extend(fields.iter().map(|f| crate::text::xtrace_quote(f)));
+        let parts: Vec<String> = fields.iter().map(|f| crate::text::xtrace_quote(f)).collect();
         line.push_str(&parts.join(" "));
         line.push('\n');
         self.write_err(&line);
@@ -196,20 +192,28 @@ impl Shell {
     fn trace_assignments(&mut self, assignments: &[Assignment]) {
         for assignment in assignments {
             let value = match &assignment.value {
-                AssignValue::Scalar(_) => {
+                AssignValue::Scalar(word) => {
                     let value = match &assignment.subscript {
-                        Some(_) => None,
+                        // Not expanded again (that could run a substitution twice).
+                        Some(_) => Some(shell_parser::printer::word_to_string(word)),
                         None => self.vars.get(&assignment.name).and_then(|v| v.value.first().map(str::to_string)),
                     };
                     crate::text::xtrace_quote(&value.unwrap_or_default())
                 }
                 AssignValue::Array(_) => {
-                    let values = self.vars.get(&assignment.name).map(|v| v.value.values()).unwrap_or_default();
-                    format!("({})", values.iter().map(|v| crate::text::xtrace_quote(v)).collect::<Vec<_>>().join(" "))
+                    // Bash shows an array assignment as written.
+                    let text = shell_parser::printer::assignment_to_string(assignment);
+                    let line = format!("{}{}\n", self.trace_prefix(), text);
+                    self.write_err(&line);
+                    continue;
                 }
             };
             let op = if assignment.append { "+=" } else { "=" };
-            let line = format!("{}{}{}{}\n", self.trace_prefix(), assignment.name, op, value);
+            let subscript = match &assignment.subscript {
+                Some(sub) => format!("[{}]", shell_parser::printer::word_to_string(sub)),
+                None => String::new(),
+            };
+            let line = format!("{}{}{}{}{}\n", self.trace_prefix(), assignment.name, subscript, op, value);
             self.write_err(&line);
         }
     }

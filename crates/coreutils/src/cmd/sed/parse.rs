@@ -247,6 +247,13 @@ impl<'a> Parser<'a> {
                 out.push(e);
             } else if e == b'\n' {
                 out.push(b'\n');
+            } else if let Some(b) = self.numeric_escape(e) {
+                // A character given by code is literal even when it is a regex operator.
+                match b {
+                    b'^' | b'\\' => out.extend_from_slice(&[b'\\', b]),
+                    b'.' | b'[' | b'*' | b'$' | b'+' | b'?' | b'(' | b')' | b'{' | b'}' | b'|' => out.extend_from_slice(&[b'[', b, b']']),
+                    _ => out.push(b),
+                }
             } else {
                 match convert_escape(e) {
                     Some(b) => out.push(b),
@@ -257,6 +264,36 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// GNU's escapes by code after a backslash: `\xHH`, `\oNNN`, `\dNNN`, `\cX`.
+    fn numeric_escape(&mut self, e: u8) -> Option<u8> {
+        let (radix, max) = match e {
+            b'x' => (16, 2),
+            b'o' => (8, 3),
+            b'd' => (10, 3),
+            b'c' => {
+                let c = self.peek()?;
+                self.pos += 1;
+                return Some(c.to_ascii_uppercase() ^ 0x40);
+            }
+            _ => return None,
+        };
+        let start = self.pos;
+        let mut value: u32 = 0;
+        while self.pos - start < max {
+            match self.peek().and_then(|c| (c as char).to_digit(radix)) {
+                Some(d) => {
+                    value = value * radix + d;
+                    self.pos += 1;
+                }
+                None => break,
+            }
+        }
+        if self.pos == start {
+            return None;
+        }
+        Some(value as u8)
     }
 
     /// Copies a bracket expression's body (after `[`) through its `]`.
@@ -562,9 +599,12 @@ impl<'a> Parser<'a> {
                 None | Some(b'\n') => break,
                 Some(b'\\') => match self.next() {
                     None => break,
-                    Some(e) => match convert_escape(e) {
-                        Some(b) if e != b'n' => out.push(b),
-                        _ => out.push(e),
+                    Some(e) => match self.numeric_escape(e) {
+                        Some(b) => out.push(b),
+                        None => match convert_escape(e) {
+                            Some(b) if e != b'n' => out.push(b),
+                            _ => out.push(e),
+                        },
                     },
                 },
                 Some(c) => out.push(c),

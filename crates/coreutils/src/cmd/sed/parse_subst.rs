@@ -126,7 +126,10 @@ impl<'a> Parser<'a> {
                     } else if e == delim {
                         literal.push(e);
                     } else {
-                        literal.push(convert_escape(e).unwrap_or(e));
+                        match self.numeric_escape(e) {
+                            Some(b) => literal.push(b),
+                            None => literal.push(convert_escape(e).unwrap_or(e)),
+                        }
                     }
                 }
                 b'\n' => {

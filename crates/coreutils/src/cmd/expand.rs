@@ -1,0 +1,145 @@
+//! `expand`: converts tabs to spaces (`-t LIST` stops, `-i` only leading ones). Columns
+//! are bytes, as in GNU 9.1; backspace moves back one column. Files are read as one
+//! stream, like GNU.
+
+use std::ffi::OsString;
+use std::io::{BufRead, Write};
+
+use common::args::{os_bytes, parse, HasArg, Order, Parsed};
+use common::tabstops::{take_obsolete, TabStops};
+use common::{Io, OptSpec};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("initial", 'i', "initial"),
+    OptSpec::both("tabs", 't', "tabs", HasArg::Required),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
+    let obsolete = take_obsolete(&mut args);
+    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let mut stops = TabStops::default();
+    for s in obsolete {
+        stops.add(s);
+    }
+    let mut initial = false;
+    let mut files: Vec<OsString> = Vec::new();
+    for item in parsed {
+        match item {
+            Parsed::Opt { id: "initial", .. } => initial = true,
+            Parsed::Opt { id: "tabs", value } => {
+                if let Err(message) = stops.parse(os_bytes(&value.unwrap_or_default())) {
+                    io.error(message);
+                    return 1;
+                }
+            }
+            Parsed::Opt { id: "help", .. } => {
+                let text = format!("Usage: {} [OPTION]... [FILE]...\nConvert tabs in each FILE to spaces, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -i, --initial    do not convert tabs after non blanks\n  -t, --tabs=N     have tabs N characters apart, not 8\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
+                let _ = io.out(text.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {
+                let _ = io.out(common::version_text("expand").as_bytes());
+                return 0;
+            }
+            Parsed::Operand(f) => files.push(f),
+        }
+    }
+    if let Err(message) = stops.finish() {
+        io.error(message);
+        return 1;
+    }
+    if files.is_empty() {
+        files.push(OsString::from("-"));
+    }
+    let mut state = State { column: 0, index: 0, convert: true };
+    let mut status = 0;
+    let mut buffer = vec![0u8; common::io::BUFFER_SIZE];
+    let mut out = Vec::with_capacity(common::io::BUFFER_SIZE * 2);
+    for file in &files {
+        let mut input = match common::io::open_input(file, &mut *io.stdin) {
+            Ok(i) => i,
+            Err(e) => {
+                io.error(common::io::describe(file, &e));
+                status = 1;
+                continue;
+            }
+        };
+        let result = pump(input.reader(), &mut *io.stdout, &mut buffer, &mut out, |c, out| state.push(c, &stops, initial, out));
+        drop(input);
+        match result {
+            Ok(()) => {}
+            Err(Failure::Read(e)) => {
+                io.error(common::io::describe(file, &e));
+                status = 1;
+            }
+            Err(Failure::Write) => return status,
+        }
+    }
+    let _ = io.out(&out);
+    status
+}
+
+struct State {
+    column: u64,
+    index: usize,
+    convert: bool,
+}
+
+impl State {
+    fn push(&mut self, c: u8, stops: &TabStops, initial: bool, out: &mut Vec<u8>) {
+        let mut c = c;
+        if self.convert {
+            if c == b'\t' {
+                let next = stops.next(self.column, &mut self.index).unwrap_or(self.column + 1);
+                while self.column + 1 < next {
+                    out.push(b' ');
+                    self.column += 1;
+                }
+                self.column += 1;
+                c = b' ';
+            } else if c == 8 {
+                self.column = self.column.saturating_sub(1);
+                self.index = self.index.saturating_sub(1);
+            } else {
+                self.column += 1;
+            }
+            self.convert = !initial || c == b' ' || c == b'\t';
+        }
+        out.push(c);
+        if c == b'\n' {
+            self.column = 0;
+            self.index = 0;
+            self.convert = true;
+        }
+    }
+}
+
+enum Failure {
+    Read(std::io::Error),
+    /// The reader of our output went away: stop quietly.
+    Write,
+}
+
+/// Feeds every byte of `reader` to `step`, writing `out` in large blocks.
+fn pump(reader: &mut dyn BufRead, stdout: &mut dyn Write, buffer: &mut [u8], out: &mut Vec<u8>, mut step: impl FnMut(u8, &mut Vec<u8>)) -> Result<(), Failure> {
+    loop {
+        let n = match reader.read(buffer) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Read(e)),
+        };
+        for &c in &buffer[..n] {
+            step(c, out);
+        }
+        if out.len() >= common::io::BUFFER_SIZE {
+            stdout.write_all(out).map_err(|_| Failure::Write)?;
+            out.clear();
+        }
+    }
+}

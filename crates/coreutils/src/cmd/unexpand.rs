@@ -1,0 +1,198 @@
+//! `unexpand`: converts leading blanks (all blanks with `-a` or `-t`) to tabs, following
+//! GNU's algorithm: a single blank just before a tab stop stays a blank unless more
+//! blanks follow; `--first-only` limits conversion to the leading blanks again.
+
+use std::ffi::OsString;
+use std::io::{BufRead, Write};
+
+use common::args::{os_bytes, parse, HasArg, Order, Parsed};
+use common::tabstops::{take_obsolete, TabStops};
+use common::{Io, OptSpec};
+
+const SPEC: &[OptSpec] = &[
+    OptSpec::flag("all", 'a', "all"),
+    OptSpec::long("first-only", "first-only", HasArg::No),
+    OptSpec::both("tabs", 't', "tabs", HasArg::Required),
+    OptSpec::long("help", "help", HasArg::No),
+    OptSpec::long("version", "version", HasArg::No),
+];
+
+pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
+    let obsolete = take_obsolete(&mut args);
+    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 1),
+    };
+    let mut stops = TabStops::default();
+    for s in obsolete {
+        stops.add(s);
+    }
+    let mut all = false;
+    let mut first_only = false;
+    let mut files: Vec<OsString> = Vec::new();
+    for item in parsed {
+        match item {
+            Parsed::Opt { id: "all", .. } => all = true,
+            Parsed::Opt { id: "first-only", .. } => first_only = true,
+            Parsed::Opt { id: "tabs", value } => {
+                all = true;
+                if let Err(message) = stops.parse(os_bytes(&value.unwrap_or_default())) {
+                    io.error(message);
+                    return 1;
+                }
+            }
+            Parsed::Opt { id: "help", .. } => {
+                let text = format!("Usage: {} [OPTION]... [FILE]...\nConvert blanks in each FILE to tabs, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -a, --all        convert all blanks, instead of just initial blanks\n      --first-only  convert only leading sequences of blanks (overrides -a)\n  -t, --tabs=N     have tabs N characters apart instead of 8 (enables -a)\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
+                let _ = io.out(text.as_bytes());
+                return 0;
+            }
+            Parsed::Opt { .. } => {
+                let _ = io.out(common::version_text("unexpand").as_bytes());
+                return 0;
+            }
+            Parsed::Operand(f) => files.push(f),
+        }
+    }
+    if first_only {
+        all = false;
+    }
+    if let Err(message) = stops.finish() {
+        io.error(message);
+        return 1;
+    }
+    if files.is_empty() {
+        files.push(OsString::from("-"));
+    }
+    let mut state = State::new(all);
+    let mut status = 0;
+    let mut buffer = vec![0u8; common::io::BUFFER_SIZE];
+    let mut out = Vec::with_capacity(common::io::BUFFER_SIZE * 2);
+    for file in &files {
+        let mut input = match common::io::open_input(file, &mut *io.stdin) {
+            Ok(i) => i,
+            Err(e) => {
+                io.error(common::io::describe(file, &e));
+                status = 1;
+                continue;
+            }
+        };
+        let result = pump(input.reader(), &mut *io.stdout, &mut buffer, &mut out, |c, out| state.push(Some(c), &stops, out));
+        drop(input);
+        match result {
+            Ok(()) => {}
+            Err(Failure::Read(e)) => {
+                io.error(common::io::describe(file, &e));
+                status = 1;
+            }
+            Err(Failure::Write) => return status,
+        }
+    }
+    state.push(None, &stops, &mut out);
+    let _ = io.out(&out);
+    status
+}
+
+/// The per-line state of GNU's unexpand loop.
+struct State {
+    entire_line: bool,
+    convert: bool,
+    column: u64,
+    index: usize,
+    one_blank_before_stop: bool,
+    prev_blank: bool,
+    pending: Vec<u8>,
+}
+
+impl State {
+    fn new(entire_line: bool) -> State {
+        State { entire_line, convert: true, column: 0, index: 0, one_blank_before_stop: false, prev_blank: true, pending: Vec::new() }
+    }
+
+    /// One input byte (None at end of input).
+    fn push(&mut self, input: Option<u8>, stops: &TabStops, out: &mut Vec<u8>) {
+        let mut c = input;
+        if self.convert {
+            let blank = matches!(c, Some(b' ') | Some(b'\t'));
+            if blank {
+                let next = stops.next(self.column, &mut self.index);
+                match next {
+                    None => self.convert = false,
+                    Some(next) => {
+                        if c == Some(b'\t') {
+                            self.column = next;
+                            if !self.pending.is_empty() {
+                                self.pending[0] = b'\t';
+                            }
+                        } else {
+                            self.column += 1;
+                            if !(self.prev_blank && self.column == next) {
+                                if self.column == next {
+                                    self.one_blank_before_stop = true;
+                                }
+                                self.pending.push(b' ');
+                                self.prev_blank = true;
+                                return;
+                            }
+                            c = Some(b'\t');
+                            if !self.pending.is_empty() {
+                                self.pending[0] = b'\t';
+                            }
+                        }
+                        let keep = self.one_blank_before_stop as usize;
+                        self.pending.truncate(keep);
+                    }
+                }
+            } else if c == Some(8) {
+                self.column = self.column.saturating_sub(1);
+                self.index = self.index.saturating_sub(1);
+            } else {
+                self.column += 1;
+            }
+            if !self.pending.is_empty() {
+                if self.pending.len() > 1 && self.one_blank_before_stop {
+                    self.pending[0] = b'\t';
+                }
+                out.extend_from_slice(&self.pending);
+                self.pending.clear();
+                self.one_blank_before_stop = false;
+            }
+            self.prev_blank = blank;
+            self.convert &= self.entire_line || blank;
+        }
+        match c {
+            None => {}
+            Some(byte) => {
+                out.push(byte);
+                if byte == b'\n' {
+                    let entire_line = self.entire_line;
+                    *self = State::new(entire_line);
+                }
+            }
+        }
+    }
+}
+
+enum Failure {
+    Read(std::io::Error),
+    /// The reader of our output went away: stop quietly.
+    Write,
+}
+
+/// Feeds every byte of `reader` to `step`, writing `out` in large blocks.
+fn pump(reader: &mut dyn BufRead, stdout: &mut dyn Write, buffer: &mut [u8], out: &mut Vec<u8>, mut step: impl FnMut(u8, &mut Vec<u8>)) -> Result<(), Failure> {
+    loop {
+        let n = match reader.read(buffer) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Read(e)),
+        };
+        for &c in &buffer[..n] {
+            step(c, out);
+        }
+        if out.len() >= common::io::BUFFER_SIZE {
+            stdout.write_all(out).map_err(|_| Failure::Write)?;
+            out.clear();
+        }
+    }
+}
