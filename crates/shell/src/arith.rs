@@ -24,7 +24,7 @@ impl ArithFailure {
     }
 
     fn from_parse(text: &str, error: ArithError) -> ArithFailure {
-        ArithFailure::new(text.trim(), &error.message, &error.token)
+        ArithFailure::new(text.trim_start(), &error.message, &error.token)
     }
 }
 
@@ -50,17 +50,22 @@ impl Shell {
 
     /// Evaluates a parsed expression; errors carry bash's message.
     pub fn eval_arith(&mut self, expr: &Arith) -> Result<i64, ArithFailure> {
+        self.eval_arith_source(expr, "")
+    }
+
+    /// Like [`Shell::eval_arith`], with the expression's source text for messages.
+    pub fn eval_arith_source(&mut self, expr: &Arith, source: &str) -> Result<i64, ArithFailure> {
         match expr {
             Arith::Dynamic(word) => {
                 let text = self.expand_arith_word(word).map_err(|_| ArithFailure { message: String::new(), fatal: true })?;
                 self.eval_text_depth(&text, 0)
             }
-            _ => self.eval_depth(expr, 0, ""),
+            _ => self.eval_depth(expr, 0, source),
         }
     }
 
     fn eval_depth(&mut self, expr: &Arith, depth: u32, text: &str) -> Result<i64, ArithFailure> {
-        let show = |e: &Arith| if text.is_empty() { crate::printer_arith(e) } else { text.trim().to_string() };
+        let show = |e: &Arith| if text.is_empty() { crate::printer_arith(e) } else { text.trim_start().to_string() };
         Ok(match expr {
             Arith::Number(n) => *n,
             Arith::Var(name) => self.arith_var(name, depth)?,

@@ -109,6 +109,9 @@ pub struct Shell {
     pub in_trap: bool,
     /// Nested command lists being run (see [`MAX_NESTING`]).
     pub nesting: u32,
+    /// An inline pipeline stage is writing (EPIPE then means "killed by SIGPIPE").
+    pub writing_to_pipe: bool,
+    pub broken_pipe: bool,
     /// `getopts` position inside a bundle of short options (`-abc`).
     pub getopts_offset: usize,
     pub temp_counter: u32,
@@ -165,6 +168,8 @@ impl Shell {
             procsub_fds: Vec::new(),
             in_trap: false,
             nesting: 0,
+            writing_to_pipe: false,
+            broken_pipe: false,
             getopts_offset: 0,
             temp_counter: 0,
             cancelled: None,
@@ -205,9 +210,6 @@ impl Shell {
         let mut text = format!("{}{}line {}: {}\n", prefix, place, error.line, error);
         if let ErrorKind::UnexpectedToken(_) = error.kind {
             text.push_str(&format!("{}{}line {}: `{}'\n", prefix, place, error.line, error.source_line));
-        }
-        if let ErrorKind::Unmatched(_) = error.kind {
-            text.push_str(&format!("{}{}line {}: syntax error: unexpected end of file\n", prefix, place, error.line + 1));
         }
         self.write_err(&text);
     }

@@ -289,8 +289,10 @@ fn functions(shell: &mut Shell, names: &[String], only_names: bool, builtin: &st
     for name in selected {
         match shell.functions.get(&name).cloned() {
             Some(def) => {
-                if only_names {
+                if only_names && names.is_empty() {
                     out.push_str(&format!("declare -f {}\n", name));
+                } else if only_names {
+                    out.push_str(&format!("{}\n", name));
                 } else {
                     out.push_str(&shell_parser::printer::function_to_string(&def));
                     out.push('\n');

@@ -197,7 +197,12 @@ pub(crate) fn fail(shell: &mut Shell, name: &str, message: &str, status: i32) ->
 pub(crate) fn write_out(shell: &mut Shell, name: &str, data: &[u8]) -> bool {
     match shell.write_fd(1, data) {
         Ok(()) => true,
-        Err(crate::host::Errno::PIPE) => false,
+        Err(crate::host::Errno::PIPE) => {
+            // The reader went away: the shell ends as SIGPIPE would end it (status 141),
+            // silently; an inline pipeline stage just ends (see exec_with_name).
+            shell.broken_pipe = true;
+            false
+        }
         Err(error) => {
             shell.report(&format!("{}: write error: {}", name, error));
             false

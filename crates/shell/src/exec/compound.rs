@@ -55,7 +55,7 @@ impl Shell {
             let line = format!("{}(( {} ))\n", self.trace_prefix(), command.text);
             self.write_err(&line);
         }
-        match self.eval_arith(&command.expr) {
+        match self.eval_arith_source(&command.expr, &command.text) {
             Ok(value) => {
                 self.status = (value == 0) as i32;
                 Flow::Normal

@@ -23,6 +23,7 @@ mod pipeline;
 mod simple;
 
 pub use external::CommandKind;
+pub(crate) use pipeline::inline_safe;
 
 use shell_parser::ast::{AndOr, AndOrOp, Command, CompoundCommand, List, Pipeline};
 

@@ -26,6 +26,9 @@ impl Shell {
         let mut stages = Vec::with_capacity(count);
         let mut input: Option<Fd> = None;
         let mut flow = Flow::Normal;
+        // A first stage that is `echo`/`printf` runs here, once the others are started.
+        let inline_first = if lastpipe { None } else { inline_safe(&pipeline.commands[0]).filter(|simple| !self.is_shadowed(simple)) };
+        let mut first_output = None;
         for (index, command) in pipeline.commands.iter().enumerate() {
             let last = index + 1 == count;
             let (next_input, output) = if last {
@@ -43,6 +46,12 @@ impl Shell {
                     }
                 }
             };
+            if index == 0 && inline_first.is_some() {
+                first_output = output;
+                stages.push(Stage::Done(0));
+                input = next_input;
+                continue;
+            }
             let mut saved = SavedFds::default();
             if let Some(fd) = input {
                 self.fds.set_saving(0, Some(Target::Real(fd)), &mut saved);
@@ -63,6 +72,23 @@ impl Shell {
             self.fds.restore(self.host.as_mut(), saved);
             stages.push(stage);
             input = next_input;
+        }
+        if let (Some(simple), Some(fd)) = (inline_first, first_output) {
+            let mut saved = SavedFds::default();
+            self.fds.set_saving(1, Some(Target::Real(fd)), &mut saved);
+            if pipeline.pipe_stderr.first() == Some(&true) {
+                self.fds.set_saving(2, Some(Target::Real(fd)), &mut saved);
+            }
+            let last_arg = std::mem::take(&mut self.last_arg);
+            self.subshell_level += 1;
+            self.writing_to_pipe = true;
+            let _ = self.exec_simple(simple);
+            self.writing_to_pipe = false;
+            self.subshell_level -= 1;
+            self.last_arg = last_arg;
+            self.fds.restore(self.host.as_mut(), saved);
+            stages[0] = Stage::Done(if self.broken_pipe { 141 } else { self.status });
+            self.broken_pipe = false;
         }
         let mut statuses = Vec::with_capacity(count);
         for stage in stages {
@@ -122,6 +148,42 @@ impl Shell {
             Ok(pid) => Stage::Process(pid),
             Err(status) => Stage::Done(status),
         })
+    }
+}
+
+/// A builtin that only writes its arguments (`echo`, `printf` without `-v`) with plain
+/// words and no redirections: running it in this shell is the same as in a child, and
+/// saves a process for `$(echo …)` and `echo … | cmd`.
+pub(crate) fn inline_safe(command: &Command) -> Option<&SimpleCommand> {
+    let simple = match command {
+        Command::Simple(simple) => simple,
+        _ => return None,
+    };
+    if !simple.assignments.is_empty() || !simple.redirects.is_empty() || !simple.words.iter().all(word_is_pure) {
+        return None;
+    }
+    if simple.words.iter().any(|w| w.parts.iter().any(names_process_state)) {
+        return None;
+    }
+    let name = simple.words.first()?.as_unquoted_literal()?;
+    let is_printf_v = name == "printf" && simple.words.get(1).and_then(|w| w.as_static()).map_or(false, |a| a.starts_with("-v"));
+    if matches!(name, "echo" | "printf" | "true" | "false" | ":") && !is_printf_v {
+        Some(simple)
+    } else {
+        None
+    }
+}
+
+/// Parameters whose value depends on the process (a child sees different ones).
+fn names_process_state(part: &WordPart) -> bool {
+    match part {
+        WordPart::DoubleQuoted(parts) => parts.iter().any(names_process_state),
+        WordPart::Param(param) => match &param.param {
+            shell_parser::ast::Param::Var { name, .. } => matches!(name.as_str(), "RANDOM" | "SRANDOM" | "BASHPID" | "BASH_SUBSHELL" | "_"),
+            shell_parser::ast::Param::Special(c) => *c == '_',
+            _ => false,
+        },
+        _ => false,
     }
 }
 

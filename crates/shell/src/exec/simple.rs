@@ -102,8 +102,13 @@ impl Shell {
             CommandKind::Function(def) => self.call_function(&def, &fields),
             CommandKind::Builtin(builtin) => {
                 self.decl_args = decl;
-                let flow = builtin(self, &fields);
+                let mut flow = builtin(self, &fields);
                 self.decl_args.clear();
+                if self.broken_pipe && !self.writing_to_pipe {
+                    self.broken_pipe = false;
+                    self.status = 141;
+                    flow = Flow::Exit;
+                }
                 flow
             }
             CommandKind::External(path) => self.run_external(&path, &fields),

@@ -132,7 +132,7 @@ impl Shell {
             [] => return Ok(String::new()),
             [WordPart::Literal(text)] | [WordPart::Quoted(text)] => return Ok(text.clone()),
             [WordPart::Arith(expr, text)] => {
-                return match self.eval_arith(expr) {
+                return match self.eval_arith_source(expr, text) {
                     Ok(value) => Ok(value.to_string()),
                     Err(failure) => Err(self.arith_error(&failure, text)),
                 }
@@ -197,7 +197,7 @@ impl Shell {
                     push_result(&text, quoted, ctx, out);
                 }
                 WordPart::Arith(expr, text) => {
-                    let value = match self.eval_arith(expr) {
+                    let value = match self.eval_arith_source(expr, text) {
                         Ok(value) => value,
                         Err(failure) => return Err(self.arith_error(&failure, text)),
                     };

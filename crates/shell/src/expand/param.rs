@@ -274,7 +274,13 @@ impl Shell {
                 if !missing {
                     base
                 } else {
-                    let message = if word.parts.is_empty() { "parameter null or not set".to_string() } else { self.expand_string(word)? };
+                    let message = if !word.parts.is_empty() {
+                        self.expand_string(word)?
+                    } else if *colon {
+                        "parameter null or not set".to_string()
+                    } else {
+                        "parameter not set".to_string()
+                    };
                     self.report(&format!("{}: {}", display_name(&expansion.param), message));
                     self.status = self.fatal_status();
                     return Err(Flow::Exit);

@@ -1,13 +1,15 @@
 //! Command and process substitution: each runs in a new shell process (so it runs
 //! concurrently and cannot change this shell), connected by a pipe.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
-use shell_parser::ast::List;
+use shell_parser::ast::{List, SimpleCommand};
 
 use crate::exec::child::{ChildKind, Task};
 use crate::exec::Flow;
-use crate::io::{SavedFds, Target};
+use crate::exec::inline_safe;
+use crate::io::{MemFile, SavedFds, Target};
 use crate::shell::{Shell, MAX_SUBST_DEPTH};
 
 /// Process substitutions get descriptors counting down from here, as in bash
@@ -20,6 +22,11 @@ impl Shell {
         if body.items.is_empty() {
             self.subst_status = Some(0);
             return Ok(String::new());
+        }
+        if let Some(simple) = inline_candidate(body) {
+            if !self.is_shadowed(simple) {
+                return Ok(self.inline_substitution(simple));
+            }
         }
         if self.subst_depth + 1 > MAX_SUBST_DEPTH {
             self.report(&format!("command substitution: nesting deeper than {} levels", MAX_SUBST_DEPTH));
@@ -74,6 +81,32 @@ impl Shell {
         Ok(crate::text::from_bytes(&data))
     }
 
+    /// `$(echo …)` run in this shell with its output captured (see `inline_safe`).
+    fn inline_substitution(&mut self, simple: &SimpleCommand) -> String {
+        let memory = Rc::new(RefCell::new(MemFile::default()));
+        let mut saved = SavedFds::default();
+        self.fds.set_saving(1, Some(Target::Memory(memory.clone())), &mut saved);
+        let last_arg = std::mem::take(&mut self.last_arg);
+        self.subshell_level += 1;
+        // As in a child, an exit or error only ends the substitution.
+        let _ = self.exec_simple(simple);
+        self.subshell_level -= 1;
+        self.last_arg = last_arg;
+        self.fds.restore(self.host.as_mut(), saved);
+        self.subst_status = Some(self.status);
+        let mut data = std::mem::take(&mut memory.borrow_mut().data);
+        data.retain(|&b| b != 0);
+        while data.last() == Some(&b'\n') {
+            data.pop();
+        }
+        crate::text::from_bytes(&data)
+    }
+
+    /// Whether a function of the same name hides the builtin.
+    pub(crate) fn is_shadowed(&self, simple: &SimpleCommand) -> bool {
+        simple.words.first().and_then(|w| w.as_unquoted_literal()).map_or(true, |name| self.functions.contains_key(name))
+    }
+
     /// `<(list)` / `>(list)`: starts the list on a pipe and returns `/dev/fd/N` naming this
     /// shell's end (closed when the command using it ends).
     pub(crate) fn process_substitution(&mut self, body: &Rc<List>, output: bool) -> Result<String, Flow> {
@@ -119,4 +152,17 @@ impl Shell {
             }
         }
     }
+}
+
+/// The single command of `$( )` when it can run inline.
+fn inline_candidate(body: &List) -> Option<&SimpleCommand> {
+    let item = match body.items.as_slice() {
+        [item] if !item.background && item.and_or.rest.is_empty() => item,
+        _ => return None,
+    };
+    let pipeline = &item.and_or.first;
+    if pipeline.negated || pipeline.timed.is_some() || pipeline.commands.len() != 1 {
+        return None;
+    }
+    inline_safe(&pipeline.commands[0])
 }

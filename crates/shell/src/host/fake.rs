@@ -9,8 +9,17 @@ use std::rc::Rc;
 
 use super::{Access, Errno, Exited, Fd, FileKind, FileStat, Host, OpenFlags, Poll, Program, SpawnRequest};
 
+/// A process started but not yet run (children run when someone waits or reads).
+struct Pending {
+    pid: u32,
+    host: FakeHost,
+    program: Program,
+    args: Vec<String>,
+}
+
 #[derive(Default)]
 pub struct World {
+    pending: Vec<Pending>,
     pub files: BTreeMap<String, Vec<u8>>,
     pub dirs: Vec<String>,
     pipes: Vec<PipeBuffer>,
@@ -120,6 +129,30 @@ impl FakeHost {
     }
 }
 
+/// Runs every started child to completion, in the order they were started (a
+/// cooperative stand-in for the kernel's scheduler).
+fn run_pending(world: &Rc<RefCell<World>>) {
+    loop {
+        let next = {
+            let mut w = world.borrow_mut();
+            if w.pending.is_empty() {
+                return;
+            }
+            w.pending.remove(0)
+        };
+        let Pending { pid, mut host, program, args } = next;
+        let status = match program {
+            Program::SelfShell => crate::exec::child::run_child(Box::new(host)),
+            Program::Path(path) => match path.rsplit('/').next() {
+                Some("cat") => host.run_cat(&args),
+                Some("true") => 0,
+                _ => 1,
+            },
+        };
+        world.borrow_mut().exits.insert(pid, status);
+    }
+}
+
 impl Host for FakeHost {
     fn read(&mut self, fd: Fd, buf: &mut [u8]) -> Result<usize, Errno> {
         let entry = self.fds.get(&fd).cloned().ok_or(Errno::BADF)?;
@@ -133,6 +166,12 @@ impl Host for FakeHost {
                 Ok(n)
             }
             Entry::PipeRead(id) => {
+                if world.pipes[id].data.is_empty() && !world.pending.is_empty() {
+                    // Would block: let the started children run first.
+                    drop(world);
+                    run_pending(&self.world);
+                    world = self.world.borrow_mut();
+                }
                 let pipe = &mut world.pipes[id];
                 let n = pipe.data.len().min(buf.len());
                 for slot in buf.iter_mut().take(n) {
@@ -324,30 +363,24 @@ impl Host for FakeHost {
     }
 
     fn spawn(&mut self, request: &SpawnRequest) -> Result<u32, Errno> {
+        if let Program::Path(path) = &request.program {
+            if !matches!(path.rsplit('/').next(), Some("cat" | "true" | "false")) {
+                return Err(Errno::NOENT);
+            }
+        }
         let pid = {
             let mut world = self.world.borrow_mut();
             world.next_pid += 1;
             world.next_pid
         };
-        let mut child = self.child(request, pid);
-        let status = match &request.program {
-            Program::SelfShell => crate::exec::child::run_child(Box::new(child)),
-            Program::Path(path) => {
-                let name = path.rsplit('/').next().unwrap_or("");
-                let args: Vec<String> = request.argv.iter().skip(1).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
-                match name {
-                    "cat" => child.run_cat(&args),
-                    "true" => 0,
-                    "false" => 1,
-                    _ => return Err(Errno::NOENT),
-                }
-            }
-        };
-        self.world.borrow_mut().exits.insert(pid, status);
+        let child = self.child(request, pid);
+        let args: Vec<String> = request.argv.iter().skip(1).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+        self.world.borrow_mut().pending.push(Pending { pid, host: child, program: request.program.clone(), args });
         Ok(pid)
     }
 
     fn wait(&mut self, pid: i32, _nohang: bool) -> Result<Option<Exited>, Errno> {
+        run_pending(&self.world);
         let mut world = self.world.borrow_mut();
         if pid == -1 {
             let any = world.exits.keys().next().copied();

@@ -19,10 +19,11 @@ const BLOB_FD_FLAG: &str = "--airlock-blob-fd=";
 
 impl NativeHost {
     pub fn new(args: &[String]) -> NativeHost {
-        // Like bash, be killed by SIGPIPE (Rust ignores it by default).
-        // SAFETY: setting a signal disposition to the default has no preconditions.
+        // The shell handles EPIPE itself (a builtin's write then ends the shell with 141, as
+        // SIGPIPE would), so it can write into pipelines without risking its own life.
+        // SAFETY: setting a signal disposition has no preconditions.
         unsafe {
-            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
         }
         let blob_fd = args.iter().find_map(|a| a.strip_prefix(BLOB_FD_FLAG)).and_then(|n| n.parse().ok());
         let self_exe = std::env::current_exe().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "/proc/self/exe".to_string());
@@ -409,6 +410,8 @@ fn spawn(host: &mut NativeHost, request: &SpawnRequest) -> Result<u32, Errno> {
             if request.new_group {
                 libc::setpgid(0, 0);
             }
+            // Programs get the default SIGPIPE (an ignored signal would be inherited).
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
             let report_fd = libc::fcntl(report[1], libc::F_DUPFD_CLOEXEC, 4000);
             // First copy every source out of the way, then place them: a mapping may
             // overwrite another's source.

@@ -8,7 +8,7 @@ use std::mem::ManuallyDrop;
 use std::os::wasi::io::{FromRawFd, IntoRawFd, RawFd};
 use std::time::Instant;
 
-use airlock_sys::{FdMapping, FLAG_NEW_GROUP};
+use airlock_sys::{FdMapping, FLAG_IGNORE_SIGPIPE, FLAG_NEW_GROUP};
 
 use super::{Access, Errno, Exited, Fd, FileKind, FileStat, Host, OpenFlags, Poll, Program, SpawnRequest};
 
@@ -280,7 +280,10 @@ impl Host for WasiHost {
             Program::SelfShell => SELF_PATH.as_bytes().to_vec(),
         };
         let spawn = airlock_sys::SpawnRequest {
-            flags: if request.new_group { FLAG_NEW_GROUP } else { 0 },
+            // Child shells handle EPIPE themselves (see `builtins::write_out`); programs
+            // are ended by it, as by SIGPIPE.
+            flags: if request.new_group { FLAG_NEW_GROUP } else { 0 }
+                | if request.program == Program::SelfShell { FLAG_IGNORE_SIGPIPE } else { 0 },
             program,
             argv: request.argv.clone(),
             env: request.env.clone(),

@@ -204,7 +204,7 @@ pub fn read_target(host: &mut dyn Host, target: &Target, buf: &mut [u8]) -> Resu
     }
 }
 
-/// Writes all of `data` to a target (memory targets are read-only: EBADF).
+/// Writes all of `data` to a target (a memory target collects it: captured output).
 pub fn write_target(host: &mut dyn Host, target: &Target, mut data: &[u8]) -> Result<(), Errno> {
     match target {
         Target::Real(fd) => {
@@ -218,7 +218,10 @@ pub fn write_target(host: &mut dyn Host, target: &Target, mut data: &[u8]) -> Re
             }
             Ok(())
         }
-        Target::Memory(_) => Err(Errno::BADF),
+        Target::Memory(memory) => {
+            memory.borrow_mut().data.extend_from_slice(data);
+            Ok(())
+        }
     }
 }
 

@@ -190,13 +190,13 @@ impl Shell {
         let ppid = self.host.getppid().to_string();
         let var = self.vars.global_mut("PPID");
         var.value = Value::Scalar(ppid);
-        var.attrs |= attr::READONLY;
+        var.attrs |= attr::READONLY | attr::INTEGER;
         for name in ["UID", "EUID"] {
             let var = self.vars.global_mut(name);
             if !var.is_set() {
                 var.value = Value::Scalar("1000".to_string());
             }
-            var.attrs |= attr::READONLY;
+            var.attrs |= attr::READONLY | attr::INTEGER;
         }
         let level = self.get_scalar("SHLVL").and_then(|s| s.parse::<i64>().ok()).unwrap_or(0) + 1;
         let var = self.vars.global_mut("SHLVL");
