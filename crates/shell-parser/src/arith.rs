@@ -36,7 +36,7 @@ pub fn parse_number(text: &str) -> Result<i64, ArithError> {
     let bad = |message: &str| ArithError { message: message.to_string(), token: text.to_string() };
     let bytes = text.as_bytes();
     if bytes.is_empty() {
-        return Err(bad("operand expected"));
+        return Err(bad("syntax error: operand expected"));
     }
     let (base, digits) = if let Some(hash) = text.find('#') {
         let base: i64 = text[..hash].parse().map_err(|_| bad("invalid arithmetic base"))?;
@@ -45,6 +45,10 @@ pub fn parse_number(text: &str) -> Result<i64, ArithError> {
         }
         (base, &text[hash + 1..])
     } else if bytes.len() > 1 && bytes[0] == b'0' && (bytes[1] == b'x' || bytes[1] == b'X') {
+        if bytes.len() == 2 {
+            // Bash reads a bare `0x` as 0.
+            return Ok(0);
+        }
         (16, &text[2..])
     } else if bytes.len() > 1 && bytes[0] == b'0' {
         (8, &text[1..])
@@ -344,8 +348,8 @@ impl<'a> ArithParser<'a> {
                 }
                 Ok(inner)
             }
-            Tok::End if self.pos >= self.src.len() => Err(ArithError { message: "operand expected".into(), token: self.rest(self.token_start_for_eof()) }),
-            _ => Err(self.error_here("operand expected")),
+            Tok::End if self.pos >= self.src.len() => Err(ArithError { message: "syntax error: operand expected".into(), token: self.rest(self.token_start_for_eof()) }),
+            _ => Err(self.error_here("syntax error: operand expected")),
         }
     }
 
@@ -422,7 +426,7 @@ mod tests {
     #[test]
     fn errors_name_the_token() {
         let error = parse_arith("1 +").unwrap_err();
-        assert_eq!(error.message, "operand expected");
+        assert_eq!(error.message, "syntax error: operand expected");
         assert_eq!(error.token, "+");
     }
 

@@ -22,7 +22,7 @@ fn decode_slow(mut bytes: &[u8]) -> String {
             }
             Err(error) => {
                 let valid = error.valid_up_to();
-                // SAFETY-free: from_utf8 just said this prefix is valid.
+                // from_utf8 just said this prefix is valid.
                 out.push_str(std::str::from_utf8(&bytes[..valid]).unwrap_or(""));
                 let bad = error.error_len().unwrap_or(bytes.len() - valid);
                 for &byte in &bytes[valid..valid + bad] {

@@ -7,6 +7,7 @@ mod brace;
 pub mod fields;
 mod glob;
 mod param;
+mod param_ops;
 mod subst;
 mod tilde;
 

@@ -1,9 +1,10 @@
 //! Parameter expansion: `$x`, `${x...}` with every operator, `$@`/`$*`, arrays,
 //! indirection.
 
-use shell_parser::ast::{CaseMode, Param, ParamExpansion, ParamOp, ReplaceMode, Subscript, Word, WordPart};
+use shell_parser::ast::{CaseMode, Param, ParamExpansion, ParamOp, Subscript, Word, WordPart};
 
 use super::fields::Fields;
+use super::param_ops::{change_case, replace, Piece};
 use super::Ctx;
 use crate::exec::Flow;
 use crate::options::{Opt, Shopt};
@@ -476,98 +477,6 @@ impl Shell {
             _ => base,
         }
     }
-}
-
-#[derive(Debug, Clone)]
-enum Piece {
-    Text(String),
-    Match,
-}
-
-fn replace(text: &str, pattern: &Pattern, template: &[Piece], mode: ReplaceMode, empty_pattern: bool) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let render = |matched: &[char]| -> String {
-        template
-            .iter()
-            .map(|p| match p {
-                Piece::Text(t) => t.clone(),
-                Piece::Match => matched.iter().collect(),
-            })
-            .collect()
-    };
-    match mode {
-        ReplaceMode::Prefix => match pattern.longest_at(&chars, 0) {
-            Some(end) => format!("{}{}", render(&chars[..end]), chars[end..].iter().collect::<String>()),
-            None => text.to_string(),
-        },
-        ReplaceMode::Suffix => match pattern.match_suffix(&chars, true) {
-            Some(start) => format!("{}{}", chars[..start].iter().collect::<String>(), render(&chars[start..])),
-            None => text.to_string(),
-        },
-        ReplaceMode::First | ReplaceMode::All => {
-            if empty_pattern {
-                return text.to_string();
-            }
-            let literal = pattern.literal();
-            let mut out = String::with_capacity(text.len());
-            let mut i = 0;
-            let mut replaced = false;
-            while i <= chars.len() {
-                if replaced && mode == ReplaceMode::First {
-                    out.extend(&chars[i..]);
-                    break;
-                }
-                let found = match &literal {
-                    Some(lit) => {
-                        let lit: Vec<char> = lit.chars().collect();
-                        if !lit.is_empty() && chars[i..].starts_with(&lit) {
-                            Some(i + lit.len())
-                        } else {
-                            None
-                        }
-                    }
-                    None => pattern.longest_at(&chars, i),
-                };
-                match found {
-                    Some(end) if end > i => {
-                        out.push_str(&render(&chars[i..end]));
-                        i = end;
-                        replaced = true;
-                    }
-                    _ => {
-                        if i < chars.len() {
-                            out.push(chars[i]);
-                        }
-                        i += 1;
-                    }
-                }
-            }
-            out
-        }
-    }
-}
-
-fn change_case(text: &str, mode: CaseMode, all: bool, pattern: Option<&Pattern>) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (i, c) in text.chars().enumerate() {
-        let applies = (all || i == 0) && pattern.map_or(true, |p| p.matches(&c.to_string()));
-        if !applies {
-            out.push(c);
-            continue;
-        }
-        match mode {
-            CaseMode::Upper => out.extend(c.to_uppercase()),
-            CaseMode::Lower => out.extend(c.to_lowercase()),
-            CaseMode::Toggle => {
-                if c.is_uppercase() {
-                    out.extend(c.to_lowercase())
-                } else {
-                    out.extend(c.to_uppercase())
-                }
-            }
-        }
-    }
-    out
 }
 
 pub(crate) fn param_name(param: &Param) -> String {
