@@ -4,9 +4,13 @@
 //! It never recurses, and it asks its source for more bytes only when it needs them, so
 //! values are handed out as soon as they are complete.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::value::{Map, Value};
+
+/// Object keys repeat across the objects of an array: share one allocation per key.
+const KEY_CACHE_LIMIT: usize = 4096;
 
 const MAX_DEPTH: usize = 256;
 
@@ -65,11 +69,14 @@ pub struct Parser<S: Source> {
     after_open: bool,
     after_comma: bool,
     bom_checked: bool,
+    /// Reused for every string's bytes.
+    scratch: Vec<u8>,
+    keys: HashMap<Box<[u8]>, Rc<str>>,
 }
 
 impl<S: Source> Parser<S> {
     pub fn new(source: S) -> Parser<S> {
-        Parser { source, buf: Vec::new(), pos: 0, eof: false, line: 0, column: 0, stack: Vec::new(), expect: Expect::Value, after_open: false, after_comma: false, bom_checked: false }
+        Parser { source, buf: Vec::new(), pos: 0, eof: false, line: 0, column: 0, stack: Vec::new(), expect: Expect::Value, after_open: false, after_comma: false, bom_checked: false, scratch: Vec::new(), keys: HashMap::new() }
     }
 
     pub fn source(&self) -> &S {
@@ -223,7 +230,8 @@ impl<S: Source> Parser<S> {
                 }
                 b'"' => {
                     self.advance(c);
-                    Value::String(self.string()?)
+                    let key = self.expect == Expect::Value && self.is_key_position();
+                    Value::String(self.string(key)?)
                 }
                 _ => self.literal()?,
             };
@@ -306,9 +314,34 @@ impl<S: Source> Parser<S> {
         }
     }
 
-    /// A string body after its opening quote.
-    fn string(&mut self) -> Result<Rc<str>, ParseError> {
-        let mut out: Vec<u8> = Vec::new();
+    /// A string body after its opening quote (`key`: an object key, worth sharing).
+    fn string(&mut self, key: bool) -> Result<Rc<str>, ParseError> {
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        let result = self.string_into(&mut out);
+        let value = result.map(|()| {
+            if key {
+                if let Some(k) = self.keys.get(&out[..]) {
+                    return k.clone();
+                }
+            }
+            let text: Rc<str> = match std::str::from_utf8(&out) {
+                Ok(s) => Rc::from(s),
+                Err(_) => Rc::from(String::from_utf8_lossy(&out).into_owned()),
+            };
+            if key {
+                if self.keys.len() >= KEY_CACHE_LIMIT {
+                    self.keys.clear();
+                }
+                self.keys.insert(out.clone().into_boxed_slice(), text.clone());
+            }
+            text
+        });
+        self.scratch = out;
+        value
+    }
+
+    fn string_into(&mut self, out: &mut Vec<u8>) -> Result<(), ParseError> {
         loop {
             if !self.more()? {
                 return self.eof_error("Unfinished string");
@@ -326,15 +359,11 @@ impl<S: Source> Parser<S> {
             let c = self.buf[self.pos];
             self.advance(c);
             match c {
-                b'"' => break,
-                b'\\' => self.escape(&mut out)?,
+                b'"' => return Ok(()),
+                b'\\' => self.escape(out)?,
                 _ => return self.error("Invalid string: control characters from U+0000 through U+001F must be escaped"),
             }
         }
-        Ok(match String::from_utf8(out) {
-            Ok(s) => Rc::from(s),
-            Err(e) => Rc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        })
     }
 
     fn next_byte(&mut self) -> Result<Option<u8>, ParseError> {
