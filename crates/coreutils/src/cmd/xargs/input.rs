@@ -23,6 +23,9 @@ pub struct Reader<'a> {
     eof_marker: Option<Vec<u8>>,
     insert: bool,
     done: bool,
+    /// A block copied out of `input`, read byte by byte without a call per byte.
+    block: Vec<u8>,
+    pos: usize,
 }
 
 fn blank(c: u8) -> bool {
@@ -31,10 +34,14 @@ fn blank(c: u8) -> bool {
 
 impl<'a> Reader<'a> {
     pub fn new(input: &'a mut dyn BufRead, mode: Mode, eof_marker: Option<Vec<u8>>, insert: bool) -> Reader<'a> {
-        Reader { input, mode, eof_marker, insert, done: false }
+        Reader { input, mode, eof_marker, insert, done: false, block: Vec::new(), pos: 0 }
     }
 
     fn byte(&mut self) -> Result<Option<u8>, String> {
+        if self.pos < self.block.len() {
+            self.pos += 1;
+            return Ok(Some(self.block[self.pos - 1]));
+        }
         loop {
             let buf = match self.input.fill_buf() {
                 Ok(b) => b,
@@ -44,9 +51,12 @@ impl<'a> Reader<'a> {
             if buf.is_empty() {
                 return Ok(None);
             }
-            let c = buf[0];
-            self.input.consume(1);
-            return Ok(Some(c));
+            self.block.clear();
+            self.block.extend_from_slice(buf);
+            let n = buf.len();
+            self.input.consume(n);
+            self.pos = 1;
+            return Ok(Some(self.block[0]));
         }
     }
 
@@ -73,16 +83,14 @@ impl<'a> Reader<'a> {
 
     fn delimited(&mut self, d: u8) -> Result<Option<Item>, String> {
         let mut bytes = Vec::new();
-        let n = self.input.read_until(d, &mut bytes).map_err(|e| common::strerror(&e))?;
-        if n == 0 {
-            return Ok(None);
+        loop {
+            match self.byte()? {
+                Some(c) if c == d => return Ok(Some(Item { bytes, ends_line: true })),
+                Some(c) => bytes.push(c),
+                None if bytes.is_empty() => return Ok(None),
+                None => return Ok(Some(Item { bytes, ends_line: true })),
+            }
         }
-        if bytes.last() == Some(&d) {
-            bytes.pop();
-        } else if bytes.is_empty() {
-            return Ok(None);
-        }
-        Ok(Some(Item { bytes, ends_line: true }))
     }
 
     fn blank_separated(&mut self) -> Result<Option<Item>, String> {
