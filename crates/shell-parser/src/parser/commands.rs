@@ -212,8 +212,9 @@ impl<'a> Parser<'a> {
         let mut declaration = false;
         loop {
             self.skip_blanks();
-            if command.words.is_empty() && (self.alias_next_word || !command.assignments.is_empty()) {
-                self.alias_next_word = false;
+            let after_blank_alias = self.alias_next_word.map_or(false, |at| self.pos >= at);
+            if after_blank_alias || (command.words.is_empty() && !command.assignments.is_empty()) {
+                self.alias_next_word = None;
                 self.expand_alias();
                 self.skip_blanks();
             }

@@ -49,8 +49,9 @@ pub struct Parser<'a> {
     /// Aliases being expanded and where their text ends (no recursion into the same name).
     active_aliases: Vec<(String, usize)>,
     alias_expansions: u32,
-    /// The previous alias ended in a blank: the next word is checked for aliases too.
-    alias_next_word: bool,
+    /// The previous alias ended in a blank: the word starting at or after this position
+    /// (past the alias's text) is checked for aliases too.
+    alias_next_word: Option<usize>,
 }
 
 impl<'a> Parser<'a> {
@@ -64,7 +65,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             active_aliases: Vec::new(),
             alias_expansions: 0,
-            alias_next_word: false,
+            alias_next_word: None,
         }
     }
 
@@ -338,8 +339,8 @@ impl<'a> Parser<'a> {
             None => return,
         };
         self.alias_expansions += 1;
-        self.alias_next_word = value.ends_with(' ') || value.ends_with('\t');
         let start = self.pos;
+        self.alias_next_word = if value.ends_with(' ') || value.ends_with('\t') { Some(start + value.len()) } else { None };
         self.src.splice(start..start + end, value.bytes());
         let new_end = start + value.len();
         for (_, active_end) in self.active_aliases.iter_mut() {
