@@ -248,12 +248,8 @@ impl<'a> Parser<'a> {
             } else if e == b'\n' {
                 out.push(b'\n');
             } else if let Some(b) = self.numeric_escape(e) {
-                // A character given by code is literal even when it is a regex operator.
-                match b {
-                    b'^' | b'\\' => out.extend_from_slice(&[b'\\', b]),
-                    b'.' | b'[' | b'*' | b'$' | b'+' | b'?' | b'(' | b')' | b'{' | b'}' | b'|' => out.extend_from_slice(&[b'[', b, b']']),
-                    _ => out.push(b),
-                }
+                // As in GNU sed 4.9, the character then has its regex meaning (`\x2e` is `.`).
+                out.push(b);
             } else {
                 match convert_escape(e) {
                     Some(b) => out.push(b),
@@ -599,12 +595,9 @@ impl<'a> Parser<'a> {
                 None | Some(b'\n') => break,
                 Some(b'\\') => match self.next() {
                     None => break,
-                    Some(e) => match self.numeric_escape(e) {
-                        Some(b) => out.push(b),
-                        None => match convert_escape(e) {
-                            Some(b) if e != b'n' => out.push(b),
-                            _ => out.push(e),
-                        },
+                    Some(e) => match convert_escape(e) {
+                        Some(b) if e != b'n' => out.push(b),
+                        _ => out.push(e),
                     },
                 },
                 Some(c) => out.push(c),
