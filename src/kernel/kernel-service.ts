@@ -17,6 +17,7 @@ import {
 } from '../protocol/messages.js';
 import type { ChangeBatch, InodeRecord, MountEntry } from '../protocol/records.js';
 import { Kernel } from './kernel.js';
+import type { ExternalProgram } from './proc/module-registry.js';
 import type { NetHead } from '../protocol/network.js';
 
 const FLUSH_BYTES = 64 * 1024;
@@ -60,6 +61,8 @@ export class KernelService implements KernelApi {
     private readonly emit: (event: WorkerEvent) => void,
     /** The globals the worker entry removed (to report whether any came back). */
     private readonly forbiddenGlobals: readonly string[] = [],
+    /** Programs this worker provides itself (Python), built from the init message. */
+    private readonly externals: (init: KernelInit) => Array<{ tools: string[]; program: ExternalProgram }> = () => [],
   ) {
     this.output = new OutputBatcher(emit);
   }
@@ -81,7 +84,7 @@ export class KernelService implements KernelApi {
         this.output.flush();
         this.emit({ airlockEvent: 'net-request', id, request });
       },
-    });
+    }, this.externals(init));
     return { tools: this.kernel.modules.tools() };
   }
 

@@ -9,6 +9,8 @@ import { resolveExec } from './proc/exec.js';
 import { DEFAULT_ASYNCIFY_BYTES, ModuleRegistry, importedMemoryMinPages } from './proc/module-registry.js';
 import type { Process } from './proc/process.js';
 import { ProcessTable } from './proc/process-table.js';
+import { ProcessSyscalls } from './proc/process-syscalls.js';
+import type { ExternalProgram } from './proc/module-registry.js';
 import { Scheduler } from './proc/scheduler.js';
 import { SPAWN_FLAG_IGNORE_SIGPIPE, SPAWN_FLAG_NEW_GROUP, type SpawnRequest } from './proc/spawn-request.js';
 import { RunCapture, RunInput, SessionConsole, SessionInput, type StreamName } from './run-io.js';
@@ -65,13 +67,17 @@ export class Kernel implements AirlockKernel {
   constructor(
     init: KernelInit,
     private readonly events: KernelEvents,
+    /** Programs the worker provides itself (Python), keyed by the tools they answer to. */
+    externals: Array<{ tools: string[]; program: ExternalProgram }> = [],
   ) {
     this.limits = init.limits;
     this.allowedTools = init.allowedTools === null ? null : new Set(init.allowedTools);
     for (const spec of init.modules) this.registerModule(spec);
+    for (const external of externals) this.modules.register(external.tools, external.program);
     this.vfs = new Vfs({ fsBytes: init.limits.fsBytes, fileCount: init.limits.fileCount });
     this.processes = new ProcessTable(this.scheduler, {
       buildImports: (process, runner) => this.buildImports(process, runner),
+      syscallsFor: (process) => new ProcessSyscalls(this, process),
       memoryLimitBytes: () => this.limits.memoryBytes,
       writeStderr: (process, text) => writeTo(process, 2, text),
       onExit: (process) => this.net.forget(process),

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Kernel } from '../../src/kernel/kernel.js';
+import type { ExternalProgram } from '../../src/kernel/proc/module-registry.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../../src/protocol/limits.js';
 import { PROTOCOL_VERSION, type RunReply } from '../../src/protocol/messages.js';
 
@@ -14,7 +15,7 @@ export interface TestKernel {
   run(argv: string[], options?: { stdin?: string; timeoutMs?: number; cwd?: string }): Promise<RunReply & { out: string; err: string }>;
 }
 
-export function createTestKernel(options: { limits?: Partial<SandboxLimits>; allowedTools?: string[] | null } = {}): TestKernel {
+export function createTestKernel(options: { limits?: Partial<SandboxLimits>; allowedTools?: string[] | null; externals?: Array<{ tools: string[]; program: ExternalProgram }> } = {}): TestKernel {
   const kernel = new Kernel(
     {
       protocolVersion: PROTOCOL_VERSION,
@@ -25,6 +26,7 @@ export function createTestKernel(options: { limits?: Partial<SandboxLimits>; all
       env: {},
     },
     { output: () => {}, netRequest: (id) => kernel.net.deliverHead(id, { ok: false, failure: 'refused', message: 'no network in kernel unit tests' }) },
+    options.externals ?? [],
   );
   let runId = 0;
   return {

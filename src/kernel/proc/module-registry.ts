@@ -4,7 +4,18 @@
 
 import { Errno, fail } from '../errno.js';
 
+/** A program whose code runs elsewhere and reaches the kernel through ProcessSyscalls. */
+export interface ExternalProgram {
+  kind: 'external';
+  name: string;
+  /** Runs `process` to its end and resolves with its exit status. */
+  run(process: import('./process.js').Process, syscalls: import('./process-syscalls.js').ProcessSyscalls): Promise<number>;
+}
+
+export type Program = ProgramModule | ExternalProgram;
+
 export interface ProgramModule {
+  kind?: 'wasm';
   /** Module name in the manifest (e.g. "coreutils"). */
   name: string;
   module: WebAssembly.Module;
@@ -17,13 +28,13 @@ export interface ProgramModule {
 export const DEFAULT_ASYNCIFY_BYTES = 256 * 1024;
 
 export class ModuleRegistry {
-  private readonly byTool = new Map<string, ProgramModule>();
+  private readonly byTool = new Map<string, Program>();
 
-  register(tools: string[], program: ProgramModule): void {
+  register(tools: string[], program: Program): void {
     for (const tool of tools) this.byTool.set(tool, program);
   }
 
-  get(tool: string): ProgramModule {
+  get(tool: string): Program {
     const program = this.byTool.get(tool);
     if (program === undefined) fail(Errno.NOENT, `no module for tool ${tool}`);
     return program;

@@ -5,7 +5,8 @@ import type { Description } from '../wasi/description.js';
 import type { ProcessSource, ProcessView } from '../vfs/procfs.js';
 import { Blocker } from './blocker.js';
 import { IGNORED_BY_DEFAULT, ProcessKilled } from './exit.js';
-import type { ProgramModule } from './module-registry.js';
+import type { Program } from './module-registry.js';
+import type { ProcessSyscalls } from './process-syscalls.js';
 import { Process, type ImportBuilder } from './process.js';
 import type { Scheduler } from './scheduler.js';
 import { MemoryPool } from './memory-pool.js';
@@ -13,7 +14,7 @@ import { MemoryPool } from './memory-pool.js';
 export interface SpawnSpec {
   parent: Process | undefined;
   tool: string;
-  program: ProgramModule;
+  program: Program;
   argv: string[];
   env: string[];
   cwd: string;
@@ -30,6 +31,7 @@ export interface SpawnSpec {
 
 export interface ProcessTableHooks {
   buildImports: ImportBuilder;
+  syscallsFor(process: Process): ProcessSyscalls;
   memoryLimitBytes(): number;
   /** Writes a kernel message to a process's stderr (crashes, refusals). */
   writeStderr(process: Process, text: string): void;
@@ -105,7 +107,13 @@ export class ProcessTable implements ProcessSource {
     if (process.pendingKill !== undefined) {
       process.finish(process.pendingKill.status);
     } else {
-      await process.run(this.hooks.buildImports, this.hooks.memoryLimitBytes(), this.memories, (text) => this.hooks.writeStderr(process, text));
+      await process.run({
+        buildImports: this.hooks.buildImports,
+        syscallsFor: this.hooks.syscallsFor,
+        memoryLimitBytes: this.hooks.memoryLimitBytes(),
+        memories: this.memories,
+        writeError: (text) => this.hooks.writeStderr(process, text),
+      });
     }
     this.scheduler.remove(process);
     this.onExited(process);

@@ -5,7 +5,8 @@ import { AsyncifyRunner, type AsyncifyExports } from '../wasi/asyncify.js';
 import { FdTable } from '../wasi/fd-table.js';
 import type { Blocker } from './blocker.js';
 import { ProcessExit, ProcessKilled } from './exit.js';
-import type { ProgramModule } from './module-registry.js';
+import type { Program } from './module-registry.js';
+import type { ProcessSyscalls } from './process-syscalls.js';
 import type { MemoryPool } from './memory-pool.js';
 
 export type ProcessState = 'new' | 'running' | 'exited';
@@ -18,7 +19,7 @@ export interface ProcessSpec {
   pgid: number;
   tool: string;
   /** Undefined for processes that never run code (refusals). */
-  program: ProgramModule | undefined;
+  program: Program | undefined;
   argv: string[];
   env: string[];
   cwd: string;
@@ -31,12 +32,21 @@ export interface ProcessSpec {
 /** The imports a process is instantiated with, built by the kernel for this process. */
 export type ImportBuilder = (process: Process, runner: AsyncifyRunner) => WebAssembly.Imports;
 
+/** What a process needs from the kernel to run. */
+export interface RunEnvironment {
+  buildImports: ImportBuilder;
+  syscallsFor(process: Process): ProcessSyscalls;
+  memoryLimitBytes: number;
+  memories: MemoryPool;
+  writeError(text: string): void;
+}
+
 export class Process {
   readonly pid: number;
   readonly ppid: number;
   pgid: number;
   readonly tool: string;
-  readonly program: ProgramModule | undefined;
+  readonly program: Program | undefined;
   argv: string[];
   env: string[];
   cwd: string;
@@ -87,13 +97,20 @@ export class Process {
    * Instantiates and runs the program to its end. Never rejects: every way a program can
    * end becomes an exit status. `writeError` reports crashes on the process's stderr.
    */
-  async run(buildImports: ImportBuilder, memoryLimitBytes: number, memories: MemoryPool, writeError: (text: string) => void): Promise<number> {
+  async run(environment: RunEnvironment): Promise<number> {
+    const { buildImports, memoryLimitBytes, memories, writeError } = environment;
     this.state = 'running';
     let status: number;
     const program = this.program;
     let maxPages = 0;
     try {
       if (program === undefined) throw new Error('process has no program');
+      if (program.kind === 'external') {
+        status = (await program.run(this, environment.syscallsFor(this))) & 0xff;
+        this.endReason = 'exit';
+        this.finish(status);
+        return status;
+      }
       maxPages = Math.max(program.memoryMinPages, Math.floor(memoryLimitBytes / WASM_PAGE));
       if (program.memoryMinPages * WASM_PAGE > memoryLimitBytes) {
         throw new MemoryLimitError(memoryLimitBytes);
