@@ -43,6 +43,14 @@ export class Mirror {
     this.hostRecords += records;
   }
 
+  /** A mirror holding `records` (a saved session), validated like a commit. */
+  static fromRecords(limits: MirrorLimits, records: InodeRecord[]): Mirror {
+    const mirror = new Mirror(limits);
+    const plain = records.map((r) => ({ ...r, dataOffset: 0, size: r.kind === 'file' ? r.data?.length ?? r.size ?? 0 : r.size }));
+    mirror.apply({ records: plain, deleted: [], done: true });
+    return mirror;
+  }
+
   /**
    * Applies one page of changes from the worker. Throws ProtocolError for a malformed
    * record and LimitError when the limits would be exceeded; the mirror is then unchanged

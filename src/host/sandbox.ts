@@ -16,7 +16,8 @@ import { Mirror } from './mirror.js';
 import { performRequest } from './network/perform.js';
 import type { NetRequest } from '../protocol/network.js';
 import { RunOutput } from './run-output.js';
-import type { MountSource, RunOptions, RunResult, SandboxOptions } from './types.js';
+import type { MountSource, RunOptions, RunResult, SandboxOptions, SessionState } from './types.js';
+import type { InodeRecord } from '../protocol/records.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -61,6 +62,9 @@ export class Sandbox {
   static async createOn<T extends Sandbox>(this: new (platform: Platform, options: SandboxOptions) => T, platform: Platform, options: SandboxOptions = {}): Promise<T> {
     const sandbox = new this(platform, options);
     await sandbox.start();
+    if (options.state !== undefined) {
+      await sandbox.loadCheckpoint({ mirror: Mirror.fromRecords(sandbox.limits, options.state.records), shellState: options.state.shellState });
+    }
     for (const [path, content] of Object.entries(options.files ?? {})) {
       await sandbox.writeFile(path, content, { parents: true });
     }
@@ -134,19 +138,41 @@ export class Sandbox {
    */
   private async commit(shellState?: Uint8Array): Promise<void> {
     let next: Mirror | undefined;
+    const changed = new Set<number>();
+    const deleted = new Set<number>();
     try {
       for (;;) {
         const batch = await this.connection.api.takeChanges(this.budget());
         if (next === undefined && batch.done && batch.records.length === 0 && batch.deleted.length === 0) break;
         next ??= this.checkpoint.mirror.clone();
         next.apply(batch);
+        for (const record of batch.records) changed.add(record.ino);
+        for (const ino of batch.deleted) deleted.add(ino);
         if (batch.done) break;
       }
     } catch (error) {
       await this.restartFrom(this.checkpoint);
       throw error;
     }
+    const stateChanged = shellState !== undefined && shellState !== this.checkpoint.shellState;
     this.checkpoint = { mirror: next ?? this.checkpoint.mirror, shellState: shellState ?? this.checkpoint.shellState };
+    if (this.options.onCommit !== undefined && (changed.size > 0 || deleted.size > 0 || stateChanged)) {
+      const mirror = this.checkpoint.mirror;
+      const records = [...changed].filter((ino) => !deleted.has(ino)).map((ino) => mirror.get(ino)).filter((r): r is InodeRecord => r !== undefined);
+      this.options.onCommit({ records, deleted: [...deleted], shellState: this.checkpoint.shellState });
+    }
+  }
+
+  /** The whole session as it stands (files changed since boot and the shell's state). */
+  exportState(): Promise<SessionState> {
+    return this.exclusive(async () => ({ records: [...this.checkpoint.mirror.all()], shellState: this.checkpoint.shellState }));
+  }
+
+  /** Feeds the current interactive run's stdin (`null` closes it: EOF). */
+  writeStdin(data: string | Uint8Array | null): Promise<void> {
+    const runId = this.activeRunId;
+    if (runId === undefined) return Promise.resolve();
+    return this.connection.api.writeStdin(runId, typeof data === 'string' ? encoder.encode(data) : data);
   }
 
   /** Decides and performs a sandbox's network request, then answers it in pieces. */
@@ -181,8 +207,11 @@ export class Sandbox {
     return this.exclusive(() => this.runNow(command, options));
   }
 
+  private activeRunId: number | undefined;
+
   private async runNow(command: string | string[], options: RunOptions): Promise<RunResult> {
     const runId = this.nextRunId++;
+    this.activeRunId = runId;
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
     const output = new RunOutput(this.limits, options);
@@ -199,6 +228,8 @@ export class Sandbox {
           env: options.env,
           timeoutMs,
           stdin: typeof options.stdin === 'string' ? encoder.encode(options.stdin) : options.stdin,
+          interactiveStdin: options.interactive === true,
+          terminal: options.terminal === true,
         })
         .then((reply) => finish({ kind: 'reply', reply }), reject);
       timers.push(setTimeout(() => finish({ kind: 'timeout' }), timeoutMs + HARD_KILL_GRACE_MS));
@@ -216,6 +247,7 @@ export class Sandbox {
         }
       }
     }).finally(() => {
+      this.activeRunId = undefined;
       for (const timer of timers) clearTimeout(timer);
       for (const undo of settle) undo();
       this.outputs.delete(runId);

@@ -6,6 +6,7 @@ import type { ErrorClass } from '../protocol/messages.js';
 export type { SandboxLimits } from '../protocol/limits.js';
 export type { NetworkPolicy } from './network/policy.js';
 import type { NetworkPolicy } from './network/policy.js';
+import type { InodeRecord } from '../protocol/records.js';
 export type { ErrorClass, DirEntry, StatResult } from '../protocol/messages.js';
 
 export interface SandboxOptions {
@@ -20,6 +21,23 @@ export interface SandboxOptions {
   files?: Record<string, string | Uint8Array>;
   /** What the sandbox may reach on the network (default: nothing). */
   network?: NetworkPolicy;
+  /** A saved session (from exportState() or onCommit deltas) to start from. */
+  state?: SessionState;
+  /** Called after every committed change: the changed inodes, for incremental persistence. */
+  onCommit?: (delta: SessionDelta) => void;
+}
+
+/** Everything needed to recreate a sandbox's files and shell state. */
+export interface SessionState {
+  records: InodeRecord[];
+  shellState: Uint8Array;
+}
+
+/** What one commit changed (records replace earlier ones with the same `ino`). */
+export interface SessionDelta {
+  records: InodeRecord[];
+  deleted: number[];
+  shellState: Uint8Array;
 }
 
 export interface RunOptions {
@@ -36,6 +54,10 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** Bytes for the run's stdin (default: empty). */
   stdin?: string | Uint8Array;
+  /** Keep stdin open for writeStdin() until it is closed (a terminal). */
+  interactive?: boolean;
+  /** Present stdin/stdout/stderr as a terminal (programs see isatty() true). */
+  terminal?: boolean;
 }
 
 export interface RunResult {

@@ -192,3 +192,30 @@ describe('realm hardening', () => {
     await sandbox.destroy();
   });
 });
+
+describe('terminal runs and saved sessions', () => {
+  it('keeps stdin open for writeStdin() and presents a terminal when asked', async () => {
+    const sandbox = await create();
+    const running = sandbox.run(['probe', 'cat'], { interactive: true });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sandbox.writeStdin('typed line\n');
+    await sandbox.writeStdin(null);
+    expect((await running).stdout).toBe('typed line\n');
+    expect((await sandbox.run(['probe', 'isatty'], { terminal: true })).stdout).toBe('0 2\n1 2\n2 2\n');
+    await sandbox.destroy();
+  });
+
+  it('exports its state, reports each commit, and a new sandbox starts from the saved state', async () => {
+    const deltas: number[] = [];
+    const sandbox = await create({ onCommit: (delta) => deltas.push(delta.records.length) });
+    await sandbox.writeFile('notes/a.txt', 'saved', { parents: true });
+    await sandbox.run(['probe', 'write', 'b.txt', 'from a run']);
+    expect(deltas.length).toBeGreaterThanOrEqual(2);
+    const state = await sandbox.exportState();
+    await sandbox.destroy();
+    const restored = await create({ state });
+    expect(await restored.readTextFile('notes/a.txt')).toBe('saved');
+    expect((await restored.run(['probe', 'read', 'b.txt'])).stdout).toBe('from a run');
+    await restored.destroy();
+  });
+});
