@@ -27,6 +27,8 @@ pub struct World {
     exits: HashMap<u32, i32>,
     /// Captured output streams (stdout/stderr of the test's first shell).
     pub outputs: Vec<Vec<u8>>,
+    /// Polls left before runs are timed out (None: unlimited).
+    pub poll_budget: Option<u32>,
 }
 
 #[derive(Default)]
@@ -45,6 +47,8 @@ enum Entry {
 
 pub struct FakeHost {
     world: Rc<RefCell<World>>,
+    /// Nesting of child processes (a runaway `f() { (f); }` stops here).
+    depth: u32,
     fds: HashMap<Fd, Entry>,
     pid: u32,
     cwd: String,
@@ -73,7 +77,7 @@ impl FakeHost {
         fds.insert(0, Entry::Input(Rc::new(RefCell::new(stdin.bytes().collect()))));
         fds.insert(1, Entry::Output(0));
         fds.insert(2, Entry::Output(1));
-        FakeHost { world, fds, pid: 1, cwd: "/".to_string(), blob: Vec::new(), umask: 0o022, env: vec!["HOME=/home/user".into(), "PATH=/bin".into()] }
+        FakeHost { world, depth: 0, fds, pid: 1, cwd: "/".to_string(), blob: Vec::new(), umask: 0o022, env: vec!["HOME=/home/user".into(), "PATH=/bin".into()] }
     }
 
     fn absolute(&self, path: &str) -> String {
@@ -96,6 +100,7 @@ impl FakeHost {
         }
         FakeHost {
             world: self.world.clone(),
+            depth: self.depth + 1,
             fds,
             pid,
             cwd: self.cwd.clone(),
@@ -363,6 +368,9 @@ impl Host for FakeHost {
     }
 
     fn spawn(&mut self, request: &SpawnRequest) -> Result<u32, Errno> {
+        if self.depth > 12 {
+            return Err(Errno::AGAIN);
+        }
         if let Program::Path(path) = &request.program {
             if !matches!(path.rsplit('/').next(), Some("cat" | "true" | "false")) {
                 return Err(Errno::NOENT);
@@ -428,7 +436,15 @@ impl Host for FakeHost {
     }
 
     fn poll(&mut self) -> Poll {
-        Poll::Continue
+        let mut world = self.world.borrow_mut();
+        match world.poll_budget.as_mut() {
+            Some(0) => Poll::TimedOut,
+            Some(budget) => {
+                *budget -= 1;
+                Poll::Continue
+            }
+            None => Poll::Continue,
+        }
     }
 
     fn environment(&mut self) -> Vec<String> {

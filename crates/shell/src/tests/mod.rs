@@ -4,6 +4,7 @@
 //! suite under tests/compat/bash.
 
 mod basics;
+mod fuzz;
 mod session;
 
 use std::cell::RefCell;
