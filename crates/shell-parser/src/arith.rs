@@ -26,7 +26,8 @@ pub fn parse_arith(text: &str) -> Result<Arith, ArithError> {
     let expr = parser.comma()?;
     parser.skip_space();
     if parser.pos < parser.src.len() {
-        return Err(parser.error_here("syntax error in expression"));
+        let message = if matches!(parser.peek(), Tok::End) { "syntax error: invalid arithmetic operator" } else { "syntax error in expression" };
+        return Err(parser.error_here(message));
     }
     Ok(expr)
 }
@@ -314,10 +315,8 @@ impl<'a> ArithParser<'a> {
                     self.pos += 1;
                 }
                 let text = String::from_utf8_lossy(&self.src[start..self.pos]).into_owned();
-                parse_number(&text).map(Arith::Number).map_err(|mut e| {
-                    e.token = self.rest(start);
-                    e
-                })
+                // Bash names just the number in this message.
+                parse_number(&text).map(Arith::Number)
             }
             Tok::Name => {
                 let start = self.pos;

@@ -24,7 +24,8 @@ impl ArithFailure {
     }
 
     fn from_parse(text: &str, error: ArithError) -> ArithFailure {
-        ArithFailure::new(text.trim_start(), &error.message, &error.token)
+        let shown = if error.message.starts_with("value too great") || error.message.starts_with("invalid") { text.trim() } else { text.trim_start() };
+        ArithFailure::new(shown, &error.message, &error.token)
     }
 }
 

@@ -8,6 +8,8 @@
 mod ast;
 #[path = "jq/builtins.rs"]
 mod builtins;
+#[path = "jq/collections.rs"]
+mod collections;
 #[path = "jq/input.rs"]
 mod input;
 #[path = "jq/interp.rs"]
@@ -24,6 +26,8 @@ mod ops;
 mod options;
 #[path = "jq/parser.rs"]
 mod parser;
+#[path = "jq/parser_terms.rs"]
+mod parser_terms;
 #[path = "jq/paths.rs"]
 mod paths;
 #[path = "jq/print.rs"]

@@ -303,7 +303,7 @@ fn shuffle(io: &mut Io, echo: bool, repeat: bool, range: Option<(u64, u64)>, hea
         buffer.extend_from_slice(n.to_string().as_bytes());
         buffer.push(eol);
     };
-    let mut flush = |buffer: &mut Vec<u8>, force: bool, out: &mut dyn Write| -> Result<bool, String> {
+    let flush = |buffer: &mut Vec<u8>, force: bool, out: &mut dyn Write| -> Result<bool, String> {
         if force || buffer.len() >= common::io::BUFFER_SIZE {
             if out.write_all(buffer).is_err() {
                 return Ok(false);

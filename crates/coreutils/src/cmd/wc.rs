@@ -176,15 +176,18 @@ fn column_width(files: &[OsString], want: Want) -> usize {
     if files.len() == 1 && want.how_many() == 1 {
         return 1;
     }
-    let stat = |f: &OsString| {
-        let path: &std::path::Path = if os_bytes(f) == b"-" { "/dev/stdin".as_ref() } else { f.as_ref() };
-        fsext::metadata(path, true).ok()
+    // (is a regular file, size) of an operand; `-` is whatever standard input is.
+    let stat = |f: &OsString| -> Option<(bool, u64)> {
+        if os_bytes(f) == b"-" {
+            return stdin_stat();
+        }
+        fsext::metadata(f.as_ref(), true).ok().map(|m| (m.is_file(), m.size))
     };
     let mut minimum = 1;
     let mut regular_total: u64 = 0;
     for (i, f) in files.iter().enumerate() {
         match stat(f) {
-            Some(m) if m.is_file() => regular_total += m.size,
+            Some((true, size)) => regular_total += size,
             Some(_) => minimum = 7,
             None if i == 0 => return 1,
             None => {}
@@ -196,6 +199,20 @@ fn column_width(files: &[OsString], want: Want) -> usize {
         width += 1;
     }
     width.max(minimum)
+}
+
+/// fstat of descriptor 0 (in the sandbox through the `airlock` import; natively through
+/// /dev/stdin, which names it).
+fn stdin_stat() -> Option<(bool, u64)> {
+    #[cfg(target_os = "wasi")]
+    {
+        let s = airlock_sys::fs::fd_stat_ext(0).ok()?;
+        Some((s.mode & fsext::S_IFMT == fsext::S_IFREG, s.size))
+    }
+    #[cfg(not(target_os = "wasi"))]
+    {
+        fsext::metadata("/dev/stdin".as_ref(), true).ok().map(|m| (m.is_file(), m.size))
+    }
 }
 
 fn print(io: &mut Io, c: &Counts, want: Want, width: usize, name: Option<&str>) -> io::Result<()> {

@@ -164,7 +164,16 @@ impl Shell {
                 let key = self.eval_subscript(name, word)?;
                 match self.get_element(name, &key) {
                     Some(value) => ParamValue::Str(value),
-                    None => ParamValue::Unset,
+                    None => {
+                        // A negative index before the start is an error bash reports (and
+                        // then expands to nothing).
+                        if let (crate::vars::Key::Index(i), Some(Value::Indexed(map))) = (&key, self.vars.get(name).map(|v| &v.value)) {
+                            if *i < 0 && crate::vars::resolve_index(map, *i).is_none() {
+                                self.report(&format!("{}: bad array subscript", name));
+                            }
+                        }
+                        ParamValue::Unset
+                    }
                 }
             }
             Param::Positional(0) => ParamValue::Str(self.arg0.clone()),

@@ -163,7 +163,7 @@ impl Shell {
             (Value::Assoc(assoc), Key::Name(k)) => assoc.insert(k, stored),
             (Value::Assoc(assoc), Key::Index(i)) => assoc.insert(i.to_string(), stored),
             (Value::Indexed(map), Key::Index(i)) => {
-                let index = resolve_index(map, i).ok_or_else(|| AssignError::BadSubscript(i.to_string()))?;
+                let index = resolve_index(map, i).ok_or_else(|| AssignError::BadSubscript(format!("{}[{}]", name, i)))?;
                 map.insert(index, stored);
             }
             (value, Key::Index(i)) => {
@@ -171,7 +171,7 @@ impl Shell {
                 if let Value::Scalar(s) = value {
                     map.insert(0, std::mem::take(s));
                 }
-                let index = resolve_index(&map, i).ok_or_else(|| AssignError::BadSubscript(i.to_string()))?;
+                let index = resolve_index(&map, i).ok_or_else(|| AssignError::BadSubscript(format!("{}[{}]", name, i)))?;
                 map.insert(index, stored);
                 *value = Value::Indexed(map);
             }

@@ -493,7 +493,7 @@ impl<'a, 'b> Printer<'a, 'b> {
 
     fn unified_line(&mut self, mark: u8, text: &Text, i: usize) -> io::Result<()> {
         self.out.write_all(&[mark])?;
-        if self.format.initial_tab && text.line(i) != b"\n" {
+        if self.format.initial_tab {
             self.out.write_all(b"\t")?;
         }
         self.line(None, text, i)

@@ -11,13 +11,13 @@ pub struct Text {
 }
 
 impl Text {
-    /// Splits `data`; with `strip_cr`, a carriage return before a newline (or at the very
-    /// end) is dropped, as --strip-trailing-cr does on input.
+    /// Splits `data`; with `strip_cr`, a carriage return before a newline is dropped, as
+    /// --strip-trailing-cr does on input (one ending the file without a newline stays).
     pub fn new(mut data: Vec<u8>, strip_cr: bool) -> Text {
         if strip_cr {
             let mut out = Vec::with_capacity(data.len());
             for (i, &b) in data.iter().enumerate() {
-                if b == b'\r' && (i + 1 == data.len() || data[i + 1] == b'\n') {
+                if b == b'\r' && data.get(i + 1) == Some(&b'\n') {
                     continue;
                 }
                 out.push(b);
@@ -160,6 +160,6 @@ mod tests {
         let t = Text::new(b"a\r\nb\r".to_vec(), true);
         assert_eq!(t.len(), 2);
         assert_eq!(t.line(0), b"a\n");
-        assert_eq!(t.line(1), b"b");
+        assert_eq!(t.line(1), b"b\r");
     }
 }

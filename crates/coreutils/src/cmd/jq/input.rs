@@ -188,7 +188,7 @@ impl<'a> JqHost<'a> {
         match self.next_value()? {
             Ok(v) if self.stream => {
                 let mut events = Vec::new();
-                let _ = super::builtins::stream_events(&v, &mut |e| {
+                let _ = super::collections::stream_events(&v, &mut |e| {
                     events.push(e);
                     Ok(())
                 });

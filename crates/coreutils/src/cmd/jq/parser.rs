@@ -6,13 +6,13 @@
 
 use std::rc::Rc;
 
-use super::ast::{AssignOp, Ast, BinOp, FuncDef, ObjKey, Pattern, StrPiece};
+use super::ast::{AssignOp, Ast, BinOp, FuncDef};
 use super::builtins;
-use super::lexer::{StrPart, Tok};
+use super::lexer::Tok;
 use super::value::Value;
 
 #[derive(Clone, Debug)]
-enum Entry {
+pub(super) enum Entry {
     Var(Rc<str>, usize),
     Param(Rc<str>, usize),
     Label(Rc<str>, usize),
@@ -22,8 +22,8 @@ enum Entry {
 /// The names visible at a point of the program, and how many runtime slots they take.
 #[derive(Clone, Debug, Default)]
 pub struct Scope {
-    entries: Vec<Entry>,
-    slots: usize,
+    pub(super) entries: Vec<Entry>,
+    pub(super) slots: usize,
 }
 
 impl Scope {
@@ -35,9 +35,9 @@ impl Scope {
 }
 
 pub struct Parser<'f> {
-    toks: Vec<(Tok, usize)>,
-    pos: usize,
-    src: &'f [u8],
+    pub(super) toks: Vec<(Tok, usize)>,
+    pub(super) pos: usize,
+    pub(super) src: &'f [u8],
     pub scope: Scope,
     pub funcs: &'f mut Vec<FuncDef>,
 }
@@ -49,23 +49,23 @@ impl<'f> Parser<'f> {
         Parser { toks, pos: 0, src, scope, funcs }
     }
 
-    fn peek(&self) -> Option<&Tok> {
+    pub(super) fn peek(&self) -> Option<&Tok> {
         self.toks.get(self.pos).map(|(t, _)| t)
     }
 
-    fn peek_at(&self, n: usize) -> Option<&Tok> {
+    pub(super) fn peek_at(&self, n: usize) -> Option<&Tok> {
         self.toks.get(self.pos + n).map(|(t, _)| t)
     }
 
-    fn is_op(&self, op: &str) -> bool {
+    pub(super) fn is_op(&self, op: &str) -> bool {
         matches!(self.peek(), Some(Tok::Op(o)) if *o == op)
     }
 
-    fn is_kw(&self, kw: &str) -> bool {
+    pub(super) fn is_kw(&self, kw: &str) -> bool {
         matches!(self.peek(), Some(Tok::Keyword(k)) if *k == kw)
     }
 
-    fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         match self.peek() {
             None => "end of file".to_string(),
             Some(Tok::Op(o)) => format!("'{}'", o),
@@ -79,11 +79,11 @@ impl<'f> Parser<'f> {
         }
     }
 
-    fn unexpected<T>(&self) -> PResult<T> {
+    pub(super) fn unexpected<T>(&self) -> PResult<T> {
         Err(format!("syntax error, unexpected {}", self.describe()))
     }
 
-    fn expect_op(&mut self, op: &str) -> PResult<()> {
+    pub(super) fn expect_op(&mut self, op: &str) -> PResult<()> {
         if self.is_op(op) {
             self.pos += 1;
             Ok(())
@@ -92,7 +92,7 @@ impl<'f> Parser<'f> {
         }
     }
 
-    fn expect_kw(&mut self, kw: &str) -> PResult<()> {
+    pub(super) fn expect_kw(&mut self, kw: &str) -> PResult<()> {
         if self.is_kw(kw) {
             self.pos += 1;
             Ok(())
@@ -124,28 +124,28 @@ impl<'f> Parser<'f> {
         Ok(())
     }
 
-    fn line_of(&self, offset: usize) -> usize {
+    pub(super) fn line_of(&self, offset: usize) -> usize {
         1 + self.src[..offset.min(self.src.len())].iter().filter(|b| **b == b'\n').count()
     }
 
     // ---- scope ----
 
-    fn push_slot(&mut self, entry: fn(Rc<str>, usize) -> Entry, name: Rc<str>) {
+    pub(super) fn push_slot(&mut self, entry: fn(Rc<str>, usize) -> Entry, name: Rc<str>) {
         let slot = self.scope.slots;
         self.scope.entries.push(entry(name, slot));
         self.scope.slots += 1;
     }
 
-    fn truncate_scope(&mut self, saved: (usize, usize)) {
+    pub(super) fn truncate_scope(&mut self, saved: (usize, usize)) {
         self.scope.entries.truncate(saved.0);
         self.scope.slots = saved.1;
     }
 
-    fn mark(&self) -> (usize, usize) {
+    pub(super) fn mark(&self) -> (usize, usize) {
         (self.scope.entries.len(), self.scope.slots)
     }
 
-    fn lookup_var(&self, name: &str) -> PResult<usize> {
+    pub(super) fn lookup_var(&self, name: &str) -> PResult<usize> {
         for e in self.scope.entries.iter().rev() {
             if let Entry::Var(n, slot) = e {
                 if &**n == name {
@@ -156,7 +156,7 @@ impl<'f> Parser<'f> {
         Err(format!("${} is not defined", name))
     }
 
-    fn resolve_call(&self, name: &str, args: Vec<Ast>) -> PResult<Ast> {
+    pub(super) fn resolve_call(&self, name: &str, args: Vec<Ast>) -> PResult<Ast> {
         let arity = args.len();
         for e in self.scope.entries.iter().rev() {
             match e {
@@ -192,7 +192,7 @@ impl<'f> Parser<'f> {
         Ok(left)
     }
 
-    fn funcdef(&mut self) -> PResult<()> {
+    pub(super) fn funcdef(&mut self) -> PResult<()> {
         self.expect_kw("def")?;
         let name = match self.peek() {
             Some(Tok::Ident(n)) => n.clone(),
@@ -238,7 +238,7 @@ impl<'f> Parser<'f> {
         self.expect_op(";")
     }
 
-    fn comma(&mut self) -> PResult<Ast> {
+    pub(super) fn comma(&mut self) -> PResult<Ast> {
         let mut left = self.alternative()?;
         while self.is_op(",") {
             self.pos += 1;
@@ -248,7 +248,7 @@ impl<'f> Parser<'f> {
         Ok(left)
     }
 
-    fn alternative(&mut self) -> PResult<Ast> {
+    pub(super) fn alternative(&mut self) -> PResult<Ast> {
         let left = self.assignment()?;
         if self.is_op("//") {
             self.pos += 1;
@@ -258,7 +258,7 @@ impl<'f> Parser<'f> {
         Ok(left)
     }
 
-    fn assignment(&mut self) -> PResult<Ast> {
+    pub(super) fn assignment(&mut self) -> PResult<Ast> {
         let left = self.or()?;
         let op = match self.peek() {
             Some(Tok::Op("=")) => AssignOp::Set,
@@ -276,7 +276,7 @@ impl<'f> Parser<'f> {
         Ok(Ast::Assign(op, Box::new(left), Box::new(right)))
     }
 
-    fn or(&mut self) -> PResult<Ast> {
+    pub(super) fn or(&mut self) -> PResult<Ast> {
         let mut left = self.and()?;
         while self.is_kw("or") {
             self.pos += 1;
@@ -286,7 +286,7 @@ impl<'f> Parser<'f> {
         Ok(left)
     }
 
-    fn and(&mut self) -> PResult<Ast> {
+    pub(super) fn and(&mut self) -> PResult<Ast> {
         let mut left = self.comparison()?;
         while self.is_kw("and") {
             self.pos += 1;
@@ -296,7 +296,7 @@ impl<'f> Parser<'f> {
         Ok(left)
     }
 
-    fn comparison(&mut self) -> PResult<Ast> {
+    pub(super) fn comparison(&mut self) -> PResult<Ast> {
         let left = self.additive()?;
         let op = match self.peek() {
             Some(Tok::Op("==")) => BinOp::Eq,
@@ -315,7 +315,7 @@ impl<'f> Parser<'f> {
         Ok(Ast::Binop(op, Box::new(left), Box::new(right)))
     }
 
-    fn additive(&mut self) -> PResult<Ast> {
+    pub(super) fn additive(&mut self) -> PResult<Ast> {
         let mut left = self.multiplicative()?;
         loop {
             let op = match self.peek() {
@@ -329,7 +329,7 @@ impl<'f> Parser<'f> {
         }
     }
 
-    fn multiplicative(&mut self) -> PResult<Ast> {
+    pub(super) fn multiplicative(&mut self) -> PResult<Ast> {
         let mut left = self.unary()?;
         loop {
             let op = match self.peek() {
@@ -349,7 +349,7 @@ impl<'f> Parser<'f> {
         }
     }
 
-    fn unary(&mut self) -> PResult<Ast> {
+    pub(super) fn unary(&mut self) -> PResult<Ast> {
         if self.is_op("-") {
             self.pos += 1;
             let operand = self.multiplicative()?;
@@ -359,7 +359,7 @@ impl<'f> Parser<'f> {
     }
 
     /// A term with its suffixes; `bind` allows `Term as $x | body`.
-    fn postfix(&mut self, bind: bool) -> PResult<Ast> {
+    pub(super) fn postfix(&mut self, bind: bool) -> PResult<Ast> {
         let mut term = self.primary()?;
         loop {
             match self.peek().cloned() {
@@ -390,7 +390,7 @@ impl<'f> Parser<'f> {
     }
 
     /// After `term[`: index, slice or iteration.
-    fn bracket_suffix(&mut self, term: Ast) -> PResult<Ast> {
+    pub(super) fn bracket_suffix(&mut self, term: Ast) -> PResult<Ast> {
         if self.is_op("]") {
             self.pos += 1;
             return Ok(Ast::Iterate(Box::new(term)));
@@ -417,7 +417,7 @@ impl<'f> Parser<'f> {
     }
 
     /// `source as PATTERN | body` (the body is the rest of the pipe).
-    fn binding(&mut self, source: Ast) -> PResult<Ast> {
+    pub(super) fn binding(&mut self, source: Ast) -> PResult<Ast> {
         self.expect_kw("as")?;
         let saved = self.mark();
         let pattern = self.pattern()?;
@@ -430,118 +430,7 @@ impl<'f> Parser<'f> {
         Ok(Ast::Bind { source: Box::new(source), pattern, body: Box::new(body?) })
     }
 
-    /// Parses a pattern, declaring its variables (in slot order).
-    fn pattern(&mut self) -> PResult<Pattern> {
-        match self.peek().cloned() {
-            Some(Tok::Var(name)) => {
-                self.pos += 1;
-                self.push_slot(Entry::Var, name);
-                Ok(Pattern::Var)
-            }
-            Some(Tok::Op("[")) => {
-                self.pos += 1;
-                let mut items = Vec::new();
-                loop {
-                    items.push(self.pattern()?);
-                    if self.is_op(",") {
-                        self.pos += 1;
-                        continue;
-                    }
-                    self.expect_op("]")?;
-                    return Ok(Pattern::Array(items));
-                }
-            }
-            Some(Tok::Op("{")) => {
-                self.pos += 1;
-                let mut entries = Vec::new();
-                loop {
-                    let entry = match self.peek().cloned() {
-                        Some(Tok::Var(name)) => {
-                            self.pos += 1;
-                            self.push_slot(Entry::Var, name.clone());
-                            let sub = if self.is_op(":") {
-                                self.pos += 1;
-                                Some(self.pattern()?)
-                            } else {
-                                None
-                            };
-                            (ObjKey::Literal(name), true, sub)
-                        }
-                        Some(Tok::Ident(name)) => {
-                            self.pos += 1;
-                            self.expect_op(":")?;
-                            (ObjKey::Literal(name), false, Some(self.pattern()?))
-                        }
-                        Some(Tok::Keyword(k)) => {
-                            self.pos += 1;
-                            self.expect_op(":")?;
-                            (ObjKey::Literal(Rc::from(k)), false, Some(self.pattern()?))
-                        }
-                        Some(Tok::Str(_)) => {
-                            let key = self.string_term(None)?;
-                            self.expect_op(":")?;
-                            (ObjKey::Expr(key), false, Some(self.pattern()?))
-                        }
-                        Some(Tok::Op("(")) => {
-                            self.pos += 1;
-                            let key = self.pipe()?;
-                            self.expect_op(")")?;
-                            self.expect_op(":")?;
-                            (ObjKey::Expr(key), false, Some(self.pattern()?))
-                        }
-                        _ => return self.unexpected(),
-                    };
-                    entries.push(entry);
-                    if self.is_op(",") {
-                        self.pos += 1;
-                        continue;
-                    }
-                    self.expect_op("}")?;
-                    return Ok(Pattern::Object(entries));
-                }
-            }
-            _ => self.unexpected(),
-        }
-    }
-
-    /// A string literal (or interpolation), with an optional @format.
-    fn string_term(&mut self, format: Option<Rc<str>>) -> PResult<Ast> {
-        let parts = match self.peek().cloned() {
-            Some(Tok::Str(parts)) => parts,
-            _ => return self.unexpected(),
-        };
-        self.pos += 1;
-        if parts.len() == 1 {
-            if let StrPart::Lit(s) = &parts[0] {
-                if format.is_none() {
-                    return Ok(Ast::Literal(Value::from_str(s)));
-                }
-            }
-        }
-        let mut pieces = Vec::new();
-        for part in parts {
-            match part {
-                StrPart::Lit(s) => pieces.push(StrPiece::Lit(Rc::from(s))),
-                StrPart::Interp(tokens) => {
-                    let saved_toks = std::mem::replace(&mut self.toks, tokens);
-                    let saved_pos = std::mem::replace(&mut self.pos, 0);
-                    let inner = self.pipe();
-                    let leftover = self.peek().is_some();
-                    let described = if leftover { Some(self.unexpected::<()>()) } else { None };
-                    self.toks = saved_toks;
-                    self.pos = saved_pos;
-                    let inner = inner?;
-                    if let Some(Err(e)) = described {
-                        return Err(e);
-                    }
-                    pieces.push(StrPiece::Expr(inner));
-                }
-            }
-        }
-        Ok(Ast::Interp(pieces, format))
-    }
-
-    fn primary(&mut self) -> PResult<Ast> {
+    pub(super) fn primary(&mut self) -> PResult<Ast> {
         let (tok, offset) = match self.toks.get(self.pos) {
             Some((t, o)) => (t.clone(), *o),
             None => return self.unexpected(),
@@ -684,7 +573,7 @@ impl<'f> Parser<'f> {
         }
     }
 
-    fn conditional(&mut self) -> PResult<Ast> {
+    pub(super) fn conditional(&mut self) -> PResult<Ast> {
         let cond = self.pipe()?;
         self.expect_kw("then")?;
         let then = self.pipe()?;
@@ -702,7 +591,7 @@ impl<'f> Parser<'f> {
         Ok(Ast::If(Box::new(cond), Box::new(then), Box::new(otherwise)))
     }
 
-    fn fold(&mut self, reduce: bool) -> PResult<Ast> {
+    pub(super) fn fold(&mut self, reduce: bool) -> PResult<Ast> {
         let source = self.postfix(false)?;
         self.expect_kw("as")?;
         let saved = self.mark();
@@ -730,111 +619,5 @@ impl<'f> Parser<'f> {
         })
     }
 
-    fn object(&mut self) -> PResult<Ast> {
-        let mut entries = Vec::new();
-        if self.is_op("}") {
-            self.pos += 1;
-            return Ok(Ast::Object(entries));
-        }
-        loop {
-            let (key, value) = match self.peek().cloned() {
-                Some(Tok::Var(name)) => {
-                    self.pos += 1;
-                    if &*name == "__loc__" {
-                        return Err("syntax error, unexpected __loc__, expecting IDENT".to_string());
-                    }
-                    let v = Ast::Var(self.lookup_var(&name)?);
-                    (ObjKey::Literal(name), v)
-                }
-                Some(Tok::Ident(name)) => {
-                    self.pos += 1;
-                    self.key_value(ObjKey::Literal(name.clone()), Ast::Field(Box::new(Ast::Identity), name))?
-                }
-                Some(Tok::Keyword(k)) => {
-                    self.pos += 1;
-                    let name: Rc<str> = Rc::from(k);
-                    self.key_value(ObjKey::Literal(name.clone()), Ast::Field(Box::new(Ast::Identity), name))?
-                }
-                Some(Tok::Number(n)) if self.peek_at(1) == Some(&Tok::Op(":")) => {
-                    let _ = n;
-                    return Err("syntax error, unexpected LITERAL, expecting '}'".to_string());
-                }
-                Some(Tok::Str(_)) | Some(Tok::Format(_)) => {
-                    let format = match self.peek().cloned() {
-                        Some(Tok::Format(f)) => {
-                            self.pos += 1;
-                            Some(f)
-                        }
-                        _ => None,
-                    };
-                    let key = self.string_term(format)?;
-                    match key {
-                        Ast::Literal(Value::String(s)) => {
-                            let default = Ast::Field(Box::new(Ast::Identity), s.clone());
-                            self.key_value(ObjKey::Literal(s), default)?
-                        }
-                        other => {
-                            if self.is_op(":") {
-                                self.pos += 1;
-                                let v = self.object_value()?;
-                                (ObjKey::Expr(other), v)
-                            } else {
-                                return Err("object keys without values must be literal strings or identifiers".to_string());
-                            }
-                        }
-                    }
-                }
-                Some(Tok::Op("(")) => {
-                    self.pos += 1;
-                    let key = self.pipe()?;
-                    self.expect_op(")")?;
-                    self.expect_op(":")?;
-                    if let Ast::Literal(k) = &key {
-                        if !matches!(k, Value::String(_)) {
-                            return Err(format!("Cannot use {} ({}) as object key", k.kind(), k.dump_trunc()));
-                        }
-                    }
-                    let v = self.object_value()?;
-                    (ObjKey::Expr(key), v)
-                }
-                _ => return self.unexpected(),
-            };
-            entries.push((key, value));
-            if self.is_op(",") {
-                self.pos += 1;
-                continue;
-            }
-            if self.is_op("}") {
-                self.pos += 1;
-                return Ok(Ast::Object(entries));
-            }
-            return Err(format!("syntax error, unexpected {}, expecting '}}'", self.describe()));
-        }
-    }
 
-    fn key_value(&mut self, key: ObjKey, default: Ast) -> PResult<(ObjKey, Ast)> {
-        if self.is_op(":") {
-            self.pos += 1;
-            let v = self.object_value()?;
-            Ok((key, v))
-        } else {
-            Ok((key, default))
-        }
-    }
-
-    /// jq's ExpD: terms joined by `|`, or a negated one.
-    fn object_value(&mut self) -> PResult<Ast> {
-        let first = if self.is_op("-") {
-            self.pos += 1;
-            Ast::Neg(Box::new(self.object_value()?))
-        } else {
-            self.postfix(false)?
-        };
-        if self.is_op("|") {
-            self.pos += 1;
-            let rest = self.object_value()?;
-            return Ok(Ast::Pipe(Box::new(first), Box::new(rest)));
-        }
-        Ok(first)
-    }
 }
