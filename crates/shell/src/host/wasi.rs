@@ -171,6 +171,7 @@ extern "C" {
     fn path_filestat_get(fd: u32, flags: u32, path: *const u8, path_len: usize, out: *mut Filestat) -> u16;
     fn fd_prestat_get(fd: u32, out: *mut u32) -> u16;
     fn fd_prestat_dir_name(fd: u32, buf: *mut u8, len: u32) -> u16;
+    fn fd_fdstat_get(fd: u32, out: *mut u8) -> u16;
 }
 
 impl Host for WasiHost {
@@ -270,8 +271,19 @@ impl Host for WasiHost {
         airlock_sys::umask(mask).unwrap_or(0o022)
     }
 
-    fn is_tty(&mut self, _fd: Fd) -> bool {
-        false
+    fn is_tty(&mut self, fd: Fd) -> bool {
+        // As wasi-libc's isatty decides: a character device that cannot seek.
+        const RIGHT_FD_SEEK: u64 = 1 << 2;
+        const RIGHT_FD_TELL: u64 = 1 << 5;
+        let mut fdstat = [0u8; 24];
+        // SAFETY: fdstat is the 24 bytes of __wasi_fdstat_t.
+        if unsafe { fd_fdstat_get(fd, fdstat.as_mut_ptr()) } != 0 {
+            return false;
+        }
+        let mut rights = [0u8; 8];
+        rights.copy_from_slice(&fdstat[8..16]);
+        let rights = u64::from_le_bytes(rights);
+        fdstat[0] == 2 && rights & (RIGHT_FD_SEEK | RIGHT_FD_TELL) == 0
     }
 
     fn spawn(&mut self, request: &SpawnRequest) -> Result<u32, Errno> {
