@@ -304,6 +304,8 @@ export class Kernel implements AirlockKernel {
   restore(id: number): boolean {
     const snap = this.snapshots.get(id);
     if (snap === undefined) return false;
+    // Going back to a point in time ends what started after it (background jobs included).
+    for (const process of this.processes.all()) this.processes.terminate(process);
     this.vfs.restore(snap.vfs);
     this.session?.reset(snap.shellState, (process) => this.processes.terminate(process));
     return true;
