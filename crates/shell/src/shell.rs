@@ -109,6 +109,8 @@ pub struct Shell {
     pub in_trap: bool,
     /// Nested command lists being run (see [`MAX_NESTING`]).
     pub nesting: u32,
+    /// `set -x` output for the current command was already written.
+    pub trace_muted: bool,
     /// An inline pipeline stage is writing (EPIPE then means "killed by SIGPIPE").
     pub writing_to_pipe: bool,
     pub broken_pipe: bool,
@@ -169,6 +171,7 @@ impl Shell {
             in_trap: false,
             nesting: 0,
             writing_to_pipe: false,
+            trace_muted: false,
             broken_pipe: false,
             getopts_offset: 0,
             temp_counter: 0,

@@ -121,7 +121,11 @@ impl Shell {
         self.status = 0;
         self.loop_depth += 1;
         let mut result = Flow::Normal;
+        let trace = if self.options.get(crate::options::Opt::Xtrace) { Some(format!("for {} in {}", command.var, items.join(" "))) } else { None };
         for item in items {
+            if let Some(trace) = &trace {
+                self.trace_line(trace);
+            }
             if let Err(error) = self.assign_scalar(&command.var, item, false) {
                 self.report(&error.message());
                 self.status = 1;
@@ -196,6 +200,10 @@ impl Shell {
     }
 
     fn loop_arith(&mut self, expr: &shell_parser::ast::Arith) -> Result<i64, Flow> {
+        if self.options.get(crate::options::Opt::Xtrace) {
+            let text = shell_parser::printer::arith_to_string(expr);
+            self.trace_line(&format!("(( {} ))", text));
+        }
         self.eval_arith(expr).map_err(|failure| {
             if failure.message.is_empty() {
                 return Flow::Abort;
@@ -261,6 +269,10 @@ impl Shell {
             Ok(subject) => subject,
             Err(flow) => return flow,
         };
+        if self.options.get(crate::options::Opt::Xtrace) {
+            let text = format!("case {} in", shell_parser::printer::word_to_string(&command.subject));
+            self.trace_line(&text);
+        }
         let nocase = self.options.shopt(Shopt::Nocasematch);
         let extglob = self.options.shopt(Shopt::Extglob);
         self.status = 0;
@@ -320,6 +332,10 @@ impl Shell {
                     menu.push_str(&format!("{:>width$}) {}\n", i + 1, item, width = width));
                 }
                 self.write_err(&menu);
+            }
+            if self.options.get(crate::options::Opt::Xtrace) {
+                let text = format!("select {} in {}", command.var, items.join(" "));
+                self.trace_line(&text);
             }
             let prompt = self.get_scalar("PS3").unwrap_or_else(|| "#? ".to_string());
             self.write_err(&prompt);

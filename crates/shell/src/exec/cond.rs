@@ -23,22 +23,26 @@ impl Shell {
         match expr {
             CondExpr::Unary(op, word) => {
                 let value = self.expand_string(word)?;
+                self.trace_cond(&format!("{} {}", op, value));
                 self.unary_test(op, &value).map_err(|message| self.cond_failure(&message))
             }
             CondExpr::Binary(left, op, right) => {
                 let left = self.expand_string(left)?;
                 let right = self.expand_string(right)?;
+                self.trace_cond(&format!("{} {} {}", left, op, right));
                 self.binary_test(&left, op, &right, Numbers::Arithmetic).map_err(|message| self.cond_failure(&message))
             }
             CondExpr::Pattern { subject, pattern, negated } => {
                 let subject = self.expand_string(subject)?;
                 let pattern = self.expand_pattern(pattern)?;
+                self.trace_cond(&format!("{} {} {}", subject, if *negated { "!=" } else { "==" }, pattern));
                 let nocase = self.options.shopt(Shopt::Nocasematch);
                 Ok(Pattern::new(&pattern, true, nocase).matches(&subject) != *negated)
             }
             CondExpr::Regex(subject, regex) => {
                 let subject = self.expand_string(subject)?;
                 let source = self.expand_regex(regex)?;
+                self.trace_cond(&format!("{} =~ {}", subject, source));
                 let nocase = self.options.shopt(Shopt::Nocasematch);
                 let regex = match Regex::new(&source, nocase) {
                     Ok(regex) => regex,
@@ -60,10 +64,21 @@ impl Shell {
                     }
                 }
             }
-            CondExpr::Word(word) => Ok(!self.expand_string(word)?.is_empty()),
+            CondExpr::Word(word) => {
+                let value = self.expand_string(word)?;
+                self.trace_cond(&value);
+                Ok(!value.is_empty())
+            }
             CondExpr::Not(inner) => Ok(!self.eval_cond(inner)?),
             CondExpr::And(a, b) => Ok(self.eval_cond(a)? && self.eval_cond(b)?),
             CondExpr::Or(a, b) => Ok(self.eval_cond(a)? || self.eval_cond(b)?),
+        }
+    }
+
+    /// `set -x` shows each test of `[[ ]]` as it is evaluated.
+    fn trace_cond(&mut self, text: &str) {
+        if self.options.get(crate::options::Opt::Xtrace) {
+            self.trace_line(&format!("[[ {} ]]", text));
         }
     }
 

@@ -29,6 +29,15 @@ impl Shell {
         // A first stage that is `echo`/`printf` runs here, once the others are started.
         let inline_first = if lastpipe { None } else { inline_safe(&pipeline.commands[0]).filter(|simple| !self.is_shadowed(simple)) };
         let mut first_output = None;
+        if let Some(simple) = inline_first {
+            // Its trace comes first, as the stages start in order (its words are plain).
+            if self.options.get(Opt::Xtrace) {
+                if let Ok(fields) = self.expand_words(&simple.words) {
+                    let text = fields.iter().map(|f| crate::text::xtrace_quote(f)).collect::<Vec<_>>().join(" ");
+                    self.trace_line(&text);
+                }
+            }
+        }
         for (index, command) in pipeline.commands.iter().enumerate() {
             let last = index + 1 == count;
             let (next_input, output) = if last {
@@ -82,7 +91,9 @@ impl Shell {
             let last_arg = std::mem::take(&mut self.last_arg);
             self.subshell_level += 1;
             self.writing_to_pipe = true;
+            self.trace_muted = true;
             let _ = self.exec_simple(simple);
+            self.trace_muted = false;
             self.writing_to_pipe = false;
             self.subshell_level -= 1;
             self.last_arg = last_arg;

@@ -87,8 +87,8 @@ impl Shell {
                 }
             }
         }
-        if self.options.get(Opt::Xtrace) {
-            self.trace_command(&command.assignments, &fields);
+        if self.options.get(Opt::Xtrace) && !self.trace_muted {
+            self.trace_command(&command.assignments, &fields, &decl);
         }
         let is_exec = name == "exec" && fields.len() == 1;
         let redirected = match self.apply_redirects(&command.redirects) {
@@ -184,14 +184,38 @@ impl Shell {
     /// `set -x` output for a command: PS4 (its first character repeated per subshell
     /// level), then the words quoted so they could be typed back.
     #[inline(never)]
-    fn trace_command(&mut self, assignments: &[Assignment], fields: &[String]) {
-        // Bash traces temporary assignments on lines of their own, before the command.
+    fn trace_command(&mut self, assignments: &[Assignment], fields: &[String], decl: &[DeclArg]) {
+        // Bash traces temporary assignments on lines of their own, before the command;
+        // array arguments of `declare` and friends before it too (as `name=(...)`), and
+        // their scalar assignments after it.
         self.trace_assignments(assignments);
-        let mut line = self.trace_prefix();
-        let parts: Vec<String> = fields.iter().map(|f| crate::text::xtrace_quote(f)).collect();
-        line.push_str(&parts.join(" "));
-        line.push('\n');
-        self.write_err(&line);
+        for arg in decl {
+            let values: Vec<String> = arg.value.values().iter().map(|v| crate::text::single_quote(v)).collect();
+            self.trace_line(&format!("{}=({})", arg.name, values.join(" ")));
+        }
+        let declaration = matches!(fields[0].as_str(), "declare" | "typeset" | "local" | "export" | "readonly");
+        let mut after = Vec::new();
+        let parts: Vec<String> = fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                if let Some(arg) = decl.iter().find(|d| d.index == i) {
+                    return arg.name.clone();
+                }
+                if declaration && i > 0 {
+                    if let Some(eq) = f.find('=') {
+                        if shell_parser::is_name(f[..eq].trim_end_matches('+')) {
+                            after.push(format!("{}={}", &f[..eq], crate::text::xtrace_quote(&f[eq + 1..])));
+                        }
+                    }
+                }
+                crate::text::xtrace_quote(f)
+            })
+            .collect();
+        self.trace_line(&parts.join(" "));
+        for line in after {
+            self.trace_line(&line);
+        }
     }
 
     fn trace_assignments(&mut self, assignments: &[Assignment]) {
@@ -226,13 +250,22 @@ impl Shell {
     pub(crate) fn trace_prefix(&mut self) -> String {
         let ps4 = self.get_scalar("PS4").unwrap_or_default();
         let ps4 = self.expand_prompt_string(&ps4);
+        // The first character repeats once per level of command substitution.
         let mut prefix = String::new();
         if let Some(first) = ps4.chars().next() {
-            for _ in 0..self.subshell_level {
+            for _ in 0..self.subst_depth {
                 prefix.push(first);
             }
         }
         prefix.push_str(&ps4);
         prefix
+    }
+
+    /// Writes one `set -x` line when tracing is on.
+    pub(crate) fn trace_line(&mut self, text: &str) {
+        if self.options.get(Opt::Xtrace) {
+            let line = format!("{}{}\n", self.trace_prefix(), text);
+            self.write_err(&line);
+        }
     }
 }

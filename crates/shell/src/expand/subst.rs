@@ -88,8 +88,10 @@ impl Shell {
         self.fds.set_saving(1, Some(Target::Memory(memory.clone())), &mut saved);
         let last_arg = std::mem::take(&mut self.last_arg);
         self.subshell_level += 1;
+        self.subst_depth += 1;
         // As in a child, an exit or error only ends the substitution.
         let _ = self.exec_simple(simple);
+        self.subst_depth -= 1;
         self.subshell_level -= 1;
         self.last_arg = last_arg;
         self.fds.restore(self.host.as_mut(), saved);

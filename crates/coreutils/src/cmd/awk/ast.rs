@@ -1,8 +1,6 @@
 //! The parsed program: a typed tree with every variable already resolved to a global slot
 //! or a slot in the current function's frame, so the interpreter never looks names up.
 
-use std::rc::Rc;
-
 /// A variable reference: a global slot, or a parameter/local of the running function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Var {
@@ -58,7 +56,7 @@ pub enum GetlineSource {
 #[derive(Debug, Clone)]
 pub enum Expr {
     Num(f64),
-    Str(Rc<[u8]>),
+    Str(super::value::Str),
     /// A regex literal used as a value: `$0 ~ /re/`.
     Regex(usize),
     Var(Var),

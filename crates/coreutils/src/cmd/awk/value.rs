@@ -5,7 +5,54 @@ use std::rc::Rc;
 
 use super::format;
 
-pub type Str = Rc<[u8]>;
+/// An awk string: shared bytes, or a shared growable buffer that `s = s x` appends to in
+/// place when nothing else holds it (gawk's optimization; without it building a string
+/// in a loop would copy it every time).
+#[derive(Debug, Clone)]
+pub enum Str {
+    Shared(Rc<[u8]>),
+    Growable(Rc<Vec<u8>>),
+}
+
+impl std::ops::Deref for Str {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Str::Shared(s) => s,
+            Str::Growable(v) => v,
+        }
+    }
+}
+
+impl PartialEq for Str {
+    fn eq(&self, other: &Str) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Str {}
+
+impl From<&[u8]> for Str {
+    fn from(bytes: &[u8]) -> Str {
+        Str::Shared(bytes.into())
+    }
+}
+
+impl From<Vec<u8>> for Str {
+    fn from(bytes: Vec<u8>) -> Str {
+        Str::Shared(bytes.into())
+    }
+}
+
+impl Str {
+    /// The bytes as a buffer to append to: taken over if this is the only reference.
+    pub fn into_buffer(self) -> Vec<u8> {
+        match self {
+            Str::Growable(rc) => Rc::try_unwrap(rc).unwrap_or_else(|rc| rc.to_vec()),
+            Str::Shared(rc) => rc.to_vec(),
+        }
+    }
+}
 
 #[derive(Debug, Clone)]
 pub enum Value {
