@@ -21,6 +21,9 @@ use crate::vars::Variables;
 pub const MAX_CALL_DEPTH: usize = 1000;
 /// `$( )` nesting bound (each level is a process).
 pub const MAX_SUBST_DEPTH: u32 = 50;
+/// Nested child shells (`f() { (f); }`): each level is a live process (a wasm instance
+/// with its own memory in the sandbox), so a runaway recursion stops here.
+pub const MAX_SUBSHELL_DEPTH: u32 = 64;
 /// Bound on nested command lists (function bodies, loops, `if` branches inside each
 /// other). In the sandbox the interpreter's recursion uses the JavaScript engine's stack
 /// (about 1 MiB); this keeps a deep recursion an error instead of a crash. Measured: about

@@ -94,6 +94,10 @@ impl Shell {
 
     /// Starts a child shell running `task` with the current descriptors.
     pub(crate) fn spawn_child_kind(&mut self, task: &Task, kind: ChildKind, background: bool) -> Result<u32, Errno> {
+        if self.subshell_level >= crate::shell::MAX_SUBSHELL_DEPTH {
+            // Reported by the caller as bash reports a failed fork.
+            return Err(Errno::AGAIN);
+        }
         let fds = self.child_fds()?;
         let mut state = self.snapshot();
         if kind == ChildKind::Substitution {

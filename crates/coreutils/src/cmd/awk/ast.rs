@@ -63,6 +63,8 @@ pub enum Expr {
     Field(Box<Expr>),
     Index(Var, Vec<Expr>),
     Assign(Box<LValue>, Box<Expr>),
+    /// `v = v rest` where `rest` cannot touch `v`: appends in place.
+    Append(Var, Box<Expr>),
     AugAssign(BinOp, Box<LValue>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
     And(Box<Expr>, Box<Expr>),

@@ -11,7 +11,7 @@ use super::array::{classify, Key};
 use super::ast::*;
 use super::fields::FieldRef;
 use super::interp::{arith, fatal, Cell, Interp, Place, R};
-use super::value::{num_to_str, str_to_num, CmpClass, Value};
+use super::value::{num_to_str, str_to_num, CmpClass, Str, Value};
 use super::vars;
 
 impl<'a, 'io> Interp<'a, 'io> {
@@ -100,6 +100,15 @@ impl<'a, 'io> Interp<'a, 'io> {
     /// Adds `delta` to a target, returning (old, new).
     #[inline(never)]
     fn increment(&mut self, lv: &LValue, delta: f64) -> R<(f64, f64)> {
+        if let LValue::Var(v) = lv {
+            if !matches!(v, Var::Global(i) if *i < vars::SPECIAL) {
+                if let Cell::Val(slot) = self.cell_mut(*v) {
+                    let old = slot.to_num();
+                    *slot = Value::Num(old + delta);
+                    return Ok((old, old + delta));
+                }
+            }
+        }
         let place = self.place(lv)?;
         if let Place::Elem(id, int, buf) = &place {
             let key = match int {
@@ -163,10 +172,15 @@ impl<'a, 'io> Interp<'a, 'io> {
             }
             Expr::Assign(lv, rhs) => {
                 let value = self.eval(rhs)?;
+                if let LValue::Var(v) = &**lv {
+                    self.assign_var(*v, value.clone())?;
+                    return Ok(value);
+                }
                 let place = self.place(lv)?;
                 self.place_set(place, value.clone())?;
                 value
             }
+            Expr::Append(v, rest) => self.append(*v, rest)?,
             Expr::AugAssign(op, lv, rhs) => Value::Num(self.aug_assign(*op, lv, rhs)?),
             Expr::Concat(..) => {
                 let mut buf = self.take_buf();
@@ -183,9 +197,48 @@ impl<'a, 'io> Interp<'a, 'io> {
         })
     }
 
+    /// `v = v rest`, appending to v's buffer in place when it is not shared.
+    #[inline(never)]
+    fn append(&mut self, v: Var, rest: &Expr) -> R<Value> {
+        if matches!(v, Var::Global(i) if i < vars::SPECIAL) {
+            let mut buf = Vec::new();
+            self.read_var(v)?.append_str(&mut buf, &self.convfmt);
+            self.eval_str_into(rest, &mut buf)?;
+            let value = Value::Str(buf.into());
+            self.assign_var(v, value.clone())?;
+            return Ok(value);
+        }
+        let mut buf = match std::mem::replace(self.cell_mut(v), Cell::Val(Value::Uninit)) {
+            Cell::Val(Value::Str(s)) | Cell::Val(Value::StrNum(s)) => s.into_buffer(),
+            Cell::Val(other) => {
+                let mut b = Vec::new();
+                other.append_str(&mut b, &self.convfmt);
+                b
+            }
+            Cell::Arr(id) => {
+                *self.cell_mut(v) = Cell::Arr(id);
+                return fatal(format!("attempt to use array `{}' in a scalar context", self.var_name(v)));
+            }
+        };
+        let result = self.eval_str_into(rest, &mut buf);
+        let value = Value::Str(Str::Growable(Rc::new(buf)));
+        *self.cell_mut(v) = Cell::Val(value.clone());
+        result?;
+        Ok(value)
+    }
+
     #[inline(never)]
     fn aug_assign(&mut self, op: BinOp, lv: &LValue, rhs: &Expr) -> R<f64> {
         let r = self.eval_num(rhs)?;
+        if let LValue::Var(v) = lv {
+            if !matches!(v, Var::Global(i) if *i < vars::SPECIAL) {
+                if let Cell::Val(slot) = self.cell_mut(*v) {
+                    let n = arith(op, slot.to_num(), r)?;
+                    *slot = Value::Num(n);
+                    return Ok(n);
+                }
+            }
+        }
         let place = self.place(lv)?;
         if let Place::Elem(id, int, buf) = &place {
             let key = match int {
@@ -383,6 +436,18 @@ impl<'a, 'io> Interp<'a, 'io> {
         use std::cmp::Ordering::*;
         let va = self.eval(a)?;
         let vb = self.eval(b)?;
+        if let (Value::Num(x), Value::Num(y)) = (&va, &vb) {
+            if !x.is_nan() && !y.is_nan() {
+                return Ok(match op {
+                    CmpOp::Lt => x < y,
+                    CmpOp::Le => x <= y,
+                    CmpOp::Gt => x > y,
+                    CmpOp::Ge => x >= y,
+                    CmpOp::Eq => x == y,
+                    CmpOp::Ne => x != y,
+                });
+            }
+        }
         let ord = self.compare_values(&va, &vb);
         Ok(match op {
             CmpOp::Lt => ord == Less,

@@ -35,8 +35,6 @@ impl<'a, 'io> Interp<'a, 'io> {
             Stmt::Expr(e) => {
                 self.eval(e)?;
             }
-            Stmt::Print(args, redirect) => self.print(args, redirect.as_ref())?,
-            Stmt::Printf(args, redirect) => self.printf(args, redirect.as_ref())?,
             Stmt::If(cond, then, otherwise) => {
                 if self.eval_bool(cond)? {
                     return self.exec(then);
@@ -51,14 +49,6 @@ impl<'a, 'io> Interp<'a, 'io> {
                     }
                 }
             }
-            Stmt::Do(body, cond) => loop {
-                if let Some(flow) = self.exec_loop_body(body)? {
-                    return Ok(flow);
-                }
-                if !self.eval_bool(cond)? {
-                    break;
-                }
-            },
             Stmt::For(init, cond, step, body) => {
                 if let Some(init) = init {
                     self.exec(init)?;
@@ -77,6 +67,29 @@ impl<'a, 'io> Interp<'a, 'io> {
                     }
                 }
             }
+            Stmt::Block(stmts) => return self.exec_block(stmts),
+            Stmt::Next => return Err(Abort::Next),
+            Stmt::Break => return Ok(Flow::Break),
+            Stmt::Continue => return Ok(Flow::Continue),
+            _ => return self.exec_other(s),
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// The statements not on hot paths, kept out of `exec`'s stack frame.
+    #[inline(never)]
+    fn exec_other(&mut self, s: &Stmt) -> R<Flow> {
+        match s {
+            Stmt::Print(args, redirect) => self.print(args, redirect.as_ref())?,
+            Stmt::Printf(args, redirect) => self.printf(args, redirect.as_ref())?,
+            Stmt::Do(body, cond) => loop {
+                if let Some(flow) = self.exec_loop_body(body)? {
+                    return Ok(flow);
+                }
+                if !self.eval_bool(cond)? {
+                    break;
+                }
+            },
             Stmt::ForIn(var, array, body) => {
                 let id = self.array_of(*array)?;
                 let keys = self.for_in_keys(id)?;
@@ -91,9 +104,7 @@ impl<'a, 'io> Interp<'a, 'io> {
                     }
                 }
             }
-            Stmt::Block(stmts) => return self.exec_block(stmts),
             Stmt::Switch(subject, cases) => return self.switch(subject, cases),
-            Stmt::Next => return Err(Abort::Next),
             Stmt::NextFile => return Err(Abort::NextFile),
             Stmt::Exit(code) => {
                 let code = match code {
@@ -109,8 +120,6 @@ impl<'a, 'io> Interp<'a, 'io> {
                 };
                 return Ok(Flow::Return(v));
             }
-            Stmt::Break => return Ok(Flow::Break),
-            Stmt::Continue => return Ok(Flow::Continue),
             Stmt::Delete(var, subs) => {
                 let id = self.array_of(*var)?;
                 match subs {
@@ -127,6 +136,7 @@ impl<'a, 'io> Interp<'a, 'io> {
                     }
                 }
             }
+            _ => return self.exec(s),
         }
         Ok(Flow::Normal)
     }

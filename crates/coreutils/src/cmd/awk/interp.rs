@@ -120,6 +120,7 @@ impl<'x, 'y> Read for StdinRead<'x, 'y> {
     }
 }
 
+#[inline]
 pub fn arith(op: BinOp, a: f64, b: f64) -> R<f64> {
     Ok(match op {
         BinOp::Add => a + b,
@@ -209,6 +210,7 @@ impl<'a, 'io> Interp<'a, 'io> {
         name.cloned().unwrap_or_default()
     }
 
+    #[inline]
     pub fn cell(&self, v: Var) -> &Cell {
         match v {
             Var::Global(i) => &self.globals[i as usize],
@@ -216,6 +218,7 @@ impl<'a, 'io> Interp<'a, 'io> {
         }
     }
 
+    #[inline]
     pub fn cell_mut(&mut self, v: Var) -> &mut Cell {
         match v {
             Var::Global(i) => &mut self.globals[i as usize],

@@ -46,6 +46,13 @@ impl<'a> Parser<'a> {
         self.advance()?;
         self.skip_newlines()?;
         let value = self.ternary(no_gt)?;
+        if let (None, LValue::Var(v)) = (op, &target) {
+            if let Some(rest) = strip_leftmost(&value, *v) {
+                if appends_safely(&rest, *v) {
+                    return Ok(Expr::Append(*v, Box::new(rest)));
+                }
+            }
+        }
         Ok(match op {
             None => Expr::Assign(Box::new(target), Box::new(value)),
             Some(op) => Expr::AugAssign(op, Box::new(target), Box::new(value)),
@@ -439,6 +446,48 @@ fn arity(b: Builtin) -> (usize, usize) {
         Asort | Asorti => (1, 3),
         And | Or | Xor => (2, usize::MAX),
         Strtonum => (1, 1),
+    }
+}
+
+/// For `v = v a b`: the concatenation without its leading `v` (`a b`).
+fn strip_leftmost(e: &Expr, v: Var) -> Option<Expr> {
+    match e {
+        Expr::Concat(left, right) => match &**left {
+            Expr::Var(w) if *w == v => Some((**right).clone()),
+            _ => strip_leftmost(left, v).map(|l| Expr::Concat(Box::new(l), right.clone())),
+        },
+        _ => None,
+    }
+}
+
+/// Whether evaluating `e` can neither read nor change `v` (no calls, assignments or
+/// getline, and no mention of `v`), so `v` may be appended to in place.
+fn appends_safely(e: &Expr, v: Var) -> bool {
+    let safe = |x: &Expr| appends_safely(x, v);
+    match e {
+        Expr::Num(_) | Expr::Str(_) | Expr::Regex(_) => true,
+        Expr::Var(w) => *w != v,
+        Expr::Field(x) | Expr::Not(x) | Expr::Neg(x) | Expr::Plus(x) | Expr::Group(x) => safe(x),
+        Expr::Index(w, subs) | Expr::In(subs, w) => *w != v && subs.iter().all(safe),
+        Expr::Cond(a, b, c) => safe(a) && safe(b) && safe(c),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Binary(_, a, b) | Expr::Cmp(_, a, b) | Expr::Concat(a, b) => safe(a) && safe(b),
+        Expr::Match(_, a, re) => {
+            safe(a)
+                && match re {
+                    RegexArg::Static(_) => true,
+                    RegexArg::Dynamic(x) => safe(x),
+                }
+        }
+        Expr::Builtin(b, args) => {
+            !matches!(b, Builtin::Sub | Builtin::Gsub | Builtin::Split | Builtin::PatSplit | Builtin::Match | Builtin::Asort | Builtin::Asorti)
+                && args.iter().all(|a| match a {
+                    Arg::Expr(x) => safe(x),
+                    Arg::Regex(RegexArg::Dynamic(x)) => safe(x),
+                    Arg::Regex(RegexArg::Static(_)) => true,
+                    Arg::Array(_) | Arg::LValue(_) => false,
+                })
+        }
+        _ => false,
     }
 }
 

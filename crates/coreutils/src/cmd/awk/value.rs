@@ -80,6 +80,7 @@ impl Value {
         Value::StrNum(bytes.into())
     }
 
+    #[inline]
     pub fn to_num(&self) -> f64 {
         match self {
             Value::Uninit => 0.0,
