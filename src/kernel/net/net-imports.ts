@@ -105,6 +105,33 @@ export class NetClient {
     }
   }
 
+  // ---- the same operations as a JS API (ProcessSyscalls: runtimes that are not wasm) ----
+
+  /** Hands `request` to the host for `process`; returns the handle. */
+  start(process: Process, request: NetRequest): number {
+    const handle = this.nextHandle++;
+    this.exchanges.set(handle, { owner: process, head: undefined, body: [], chunk: 0, offset: 0, complete: false, waiters: [] });
+    this.send(handle, request);
+    return handle;
+  }
+
+  /** The response head, or a wait for it. */
+  headOf(process: Process, handle: number): NetHead | Blocker {
+    return this.awaitHead(this.exchange(process, handle));
+  }
+
+  /** The next body piece (empty at the end), or a wait; fails with the request's errno. */
+  bodyOf(process: Process, handle: number, max: number): Uint8Array | Blocker {
+    const exchange = this.exchange(process, handle);
+    if (exchange.head !== undefined && !exchange.head.ok) fail(FAILURE_ERRNO[exchange.head.failure], exchange.head.message);
+    return this.nextPiece(exchange, max);
+  }
+
+  release(process: Process, handle: number): void {
+    this.exchange(process, handle);
+    this.exchanges.delete(handle);
+  }
+
   imports(process: Process, memory: ProcessMemory, gate: SyscallGate, defaultTimeoutMs: () => number): Record<string, (...args: never[]) => SyscallResult> {
     return {
       net_request: (requestPtr: number, requestLength: number, flags: number, timeoutMs: number, handlePtr: number) => {
@@ -158,6 +185,11 @@ export class NetClient {
       },
     };
   }
+}
+
+/** The errno for a failure kind (curl's exit codes map from these, docs/abi.md). */
+export function netFailureErrno(failure: NetFailure): number {
+  return FAILURE_ERRNO[failure];
 }
 
 function parseRequest(bytes: Uint8Array, flags: number, timeoutMs: number): NetRequest {

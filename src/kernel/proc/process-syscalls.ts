@@ -21,11 +21,14 @@ import type { Process } from './process.js';
 import type { ProcessTable } from './process-table.js';
 import type { Scheduler } from './scheduler.js';
 import type { SpawnRequest } from './spawn-request.js';
+import type { NetClient } from '../net/net-imports.js';
+import type { NetHead, NetRequest } from '../../protocol/network.js';
 
 export interface SyscallKernel {
   vfs: Vfs;
   scheduler: Scheduler;
   processes: ProcessTable;
+  net: NetClient;
   spawnFor(parent: Process, request: SpawnRequest): number;
 }
 
@@ -182,6 +185,45 @@ export class ProcessSyscalls {
     return [readFd, writeFd];
   }
 
+  /**
+   * Waits until at least one of `fds` can be read without waiting (data or end of file)
+   * and returns those; `timeoutMs` undefined waits as long as it takes, 0 only looks.
+   */
+  async pollRead(fds: number[], timeoutMs?: number): Promise<number[]> {
+    this.enter();
+    const descriptions = fds.map((fd) => [fd, this.process.fds.get(fd)] as const);
+    for (;;) {
+      const ready: number[] = [];
+      const waits: Blocker[] = [];
+      for (const [fd, description] of descriptions) {
+        // A zero-byte read answers at once when data or EOF is there, and otherwise
+        // returns the wait a real read would be in.
+        const probe = description.read(0);
+        if (isBlocked(probe)) waits.push(probe);
+        else ready.push(fd);
+      }
+      if (ready.length > 0 || timeoutMs === 0) {
+        for (const wait of waits) wait.wake();
+        return ready;
+      }
+      const any = new Blocker(waits.some((wait) => wait.kind === 'external') || timeoutMs !== undefined ? 'external' : 'internal', 'poll');
+      for (const wait of waits) wait.onSettle(() => any.wake());
+      any.onSettle(() => {
+        for (const wait of waits) wait.wake();
+      });
+      let timedOut = false;
+      if (timeoutMs !== undefined) {
+        const timer = setTimeout(() => {
+          timedOut = true;
+          any.wake();
+        }, timeoutMs);
+        any.onSettle(() => clearTimeout(timer));
+      }
+      await this.kernel.scheduler.wait(this.process, any);
+      if (timedOut) return [];
+    }
+  }
+
   // ---- paths -----------------------------------------------------------------------------
 
   stat(path: string, follow = true): FullStat {
@@ -298,6 +340,30 @@ export class ProcessSyscalls {
     blocker.onSettle(() => clearTimeout(timer));
     await this.kernel.scheduler.wait(this.process, blocker);
     this.enter();
+  }
+
+  // ---- network (the host decides and performs; docs/abi.md "Network") ------------------------
+
+  /** Hands `request` to the host; returns a handle for the answer. */
+  netRequest(request: NetRequest): number {
+    this.enter();
+    return this.kernel.net.start(this.process, request);
+  }
+
+  /** Waits for the answer's head (a failure is a head with `ok: false`). */
+  async netResponse(handle: number): Promise<NetHead> {
+    this.enter();
+    return this.retry(() => this.kernel.net.headOf(this.process, handle));
+  }
+
+  /** The next piece of the body (at most `max` bytes); empty at the end. */
+  async netRead(handle: number, max: number): Promise<Uint8Array> {
+    this.enter();
+    return (await this.retry(() => this.kernel.net.bodyOf(this.process, handle, max))).slice();
+  }
+
+  netClose(handle: number): void {
+    this.kernel.net.release(this.process, handle);
   }
 
   /** Milliseconds before the run's deadline (undefined: none). */
