@@ -60,6 +60,8 @@ export class TerminalSession {
     if (greeting) this.terminal.write(greeting);
     this.ready = true;
     this.prompt();
+    // Time to first prompt, read by bench/playground.bench.ts.
+    if (performance.getEntriesByName('airlock-first-prompt').length === 0) performance.mark('airlock-first-prompt');
     if (this.typedAhead) {
       const typed = this.typedAhead;
       this.typedAhead = '';
