@@ -4,6 +4,7 @@
 // and call its methods.
 
 import { Sandbox, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
+import { browserPlatform } from '../../host/browser/platform.js';
 import { DEFAULT_LIMITS } from '../../protocol/limits.js';
 import { WorkspaceSaver } from '../../host/persistence/saver.js';
 import { WorkspaceStore } from '../../host/persistence/store.js';
@@ -108,6 +109,14 @@ export class PlaygroundController {
   // ---- start-up ------------------------------------------------------------------------------
 
   async start(): Promise<void> {
+    // Download and compile the tool modules while IndexedDB is read: the platform caches
+    // them per page, so Sandbox.create() below finds them ready. (modules() starts no worker.)
+    const noWorker = (): Worker => {
+      throw new Error('airlock: the module preload starts no worker');
+    };
+    browserPlatform(noWorker, { onProgress: (loaded, total) => this.update({ progress: { loaded, total } }) })
+      .modules()
+      .catch(() => undefined);
     try {
       let state: SessionState | undefined;
       if (this.options.persist) {
