@@ -35,6 +35,9 @@ export function TerminalPane({ host, history, dark, greeting, onSession, rows, a
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(box.current);
+    // Tab completes in the terminal; Shift-Tab is left to the browser so that keyboard users
+    // can move focus out of it.
+    term.attachCustomKeyEventHandler((event) => !(event.key === 'Tab' && event.shiftKey));
     const early = term.onData((data) => typedEarly.current.push(data));
     // Fit once layout has settled, and again whenever the box changes size.
     const refit = (): void => {
