@@ -5,8 +5,8 @@
 import { expect, test } from '@playwright/test';
 import { openPlayground, sandboxRun, terminalText, typeInTerminal, waitIdle, waitSaved } from './playground-helpers.js';
 
-test('a restore point brings files back; fork opens a copy in a new tab', async ({ page, context }) => {
-  await openPlayground(page);
+test('a restore point brings files back and is kept across a reload; fork opens a copy in a new tab', async ({ page, context }) => {
+  const workspace = await openPlayground(page);
   await sandboxRun(page, 'echo original > doc.txt');
   await page.getByRole('button', { name: 'Sessions' }).click();
   await page.getByRole('button', { name: 'Create restore point' }).click();
@@ -15,6 +15,13 @@ test('a restore point brings files back; fork opens a copy in a new tab', async 
   await sandboxRun(page, 'echo changed > doc.txt; touch extra.txt');
   await page.locator('.snapshots li').getByRole('button', { name: 'Restore' }).click();
   await expect.poll(async () => (await sandboxRun(page, 'cat doc.txt; ls')).stdout).toBe('original\ndoc.txt\n');
+  await sandboxRun(page, 'echo again > doc.txt');
+  await waitSaved(page);
+  await openPlayground(page, workspace);
+  await page.getByRole('button', { name: 'Sessions' }).click();
+  await expect(page.locator('.snapshots li')).toHaveCount(1);
+  await page.locator('.snapshots li').getByRole('button', { name: 'Restore' }).click();
+  await expect.poll(async () => (await sandboxRun(page, 'cat doc.txt')).stdout).toBe('original\n');
 
   const opened = context.waitForEvent('page');
   await page.getByRole('button', { name: 'Fork into a new tab' }).click();

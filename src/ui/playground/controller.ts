@@ -60,6 +60,8 @@ export class PlaygroundController {
   private listeners = new Set<() => void>();
   private nextBannerId = 1;
   private history: string[] = [];
+  /** States of the restore points taken in this page (the store has them all). */
+  private readonly snapshotStates = new Map<number, SessionState>();
   /** Resolves with the first sandbox (window.airlock.sandbox for tests). */
   readonly ready: Promise<Sandbox>;
   private resolveReady: (sandbox: Sandbox) => void = () => undefined;
@@ -162,6 +164,8 @@ export class PlaygroundController {
       this.history = Array.isArray(loaded.values.history) ? (loaded.values.history as string[]) : [];
       const tabs = loaded.values.tabs as OpenTabs | undefined;
       this.update({ settings: parseSettings(loaded.values.settings), tabs: tabs !== undefined && Array.isArray(tabs.paths) ? tabs : this.view.tabs });
+      const snapshots = await store.listSnapshots(this.options.workspace);
+      this.update({ snapshots: snapshots.map(({ id, createdMs, label }) => ({ id, createdMs, label })) });
     }
     await this.takeLock(false);
     if (typeof addEventListener === 'function') addEventListener('pagehide', () => void this.saver?.flush());
@@ -227,7 +231,7 @@ export class PlaygroundController {
       },
     });
     this.current = sandbox;
-    this.update({ tools: sandbox.installedTools, fsVersion: this.view.fsVersion + 1, snapshots: [] });
+    this.update({ tools: sandbox.installedTools, fsVersion: this.view.fsVersion + 1 });
   }
 
   /** Replaces the sandbox with a fresh one holding `state` (settings change, reset, take-over). */
@@ -276,25 +280,38 @@ export class PlaygroundController {
     this.update({ settings });
     this.saver?.setValue('settings', settings);
     await this.recreate(state);
-    this.addBanner({ level: 'info', kind: 'settings', title: 'Settings applied: the sandbox was restarted with its files and shell state.', detail: 'Snapshots taken before the change are gone.' });
+    this.addBanner({ level: 'info', kind: 'settings', title: 'Settings applied: the sandbox was restarted with its files and shell state.' });
   }
 
   // ---- sessions ------------------------------------------------------------------------------
 
+  /** Takes a restore point: the whole session state, kept with the workspace. */
   async snapshot(): Promise<void> {
     const sandbox = this.current;
     if (sandbox === undefined) return;
-    const id = await sandbox.snapshot();
-    const createdMs = Date.now();
-    this.update({ snapshots: [...this.view.snapshots, { id, createdMs, label: `Restore point ${this.view.snapshots.length + 1}` }] });
+    const state = await sandbox.exportState();
+    const id = Math.max(0, ...this.view.snapshots.map((s) => s.id)) + 1;
+    const entry = { id, createdMs: Date.now(), label: `Restore point ${id}` };
+    this.snapshotStates.set(id, state);
+    this.update({ snapshots: [...this.view.snapshots, entry] });
+    if (this.store !== undefined && this.view.ownership === 'owner') {
+      try {
+        await this.store.saveSnapshot({ workspace: this.options.workspace, ...entry, state });
+      } catch (error) {
+        this.addBanner(bannerForSaveError(error instanceof Error ? error : new Error(String(error))));
+      }
+    }
   }
 
+  /** Brings a restore point back: a fresh sandbox from its state, saved as the workspace. */
   async restore(id: number): Promise<void> {
-    const sandbox = this.current;
-    if (sandbox === undefined) return;
-    await sandbox.restore(id);
+    const state = this.snapshotStates.get(id) ?? (await this.store?.loadSnapshot(this.options.workspace, id))?.state;
+    if (state === undefined) {
+      this.addBanner({ level: 'error', kind: 'restore', title: `Restore point ${id} is gone.`, detail: 'It was not saved (another tab owned the workspace, or storage was full).' });
+      return;
+    }
+    await this.recreate(state);
     await this.persistWhole();
-    this.update({ fsVersion: this.view.fsVersion + 1 });
   }
 
   /** Copies this workspace into a new one and opens it in a new browser tab. */
