@@ -1,5 +1,4 @@
 import { defineConfig, type Plugin } from 'vite';
-import react from '@vitejs/plugin-react';
 import { securityHeaders } from './server/security-headers.js';
 
 /** The dev server sends the same security headers as the production server. */
@@ -17,13 +16,13 @@ function airlockHeaders(): Plugin {
 
 export default defineConfig({
   publicDir: 'public',
-  plugins: [airlockHeaders(), react()],
+  plugins: [airlockHeaders()],
   worker: { format: 'es' },
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
     target: 'es2022',
-    rollupOptions: { input: { main: 'index.html', embed: 'embed.html' } },
+    rollupOptions: { input: { main: 'index.html' } },
   },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },

@@ -93,8 +93,7 @@ pub struct Shell {
     pub source_name: String,
     /// The logical working directory (`$PWD`).
     pub cwd: String,
-    /// Remembered program paths (`hash`).
-    pub hash: crate::programs::ProgramTable,
+    pub hash: BTreeMap<String, String>,
     pub random: crate::vars::special::Random,
     pub start_ns: u64,
     /// Inside an `if`/`while` condition, a `!` pipeline or a non-final `&&`/`||` operand,
@@ -164,7 +163,7 @@ impl Shell {
             error_prefix: "bash".to_string(),
             source_name: String::new(),
             cwd: "/".to_string(),
-            hash: crate::programs::ProgramTable::default(),
+            hash: BTreeMap::new(),
             random: crate::vars::special::Random::new(seed),
             start_ns,
             errexit_suppressed: 0,

@@ -12,7 +12,7 @@ use crate::vars::{Assoc, Value, Var, Variables};
 
 /// Bumped whenever the layout changes: saved session state of another version is not
 /// restored (a fresh session starts instead).
-pub const STATE_VERSION: u32 = 2;
+pub const STATE_VERSION: u32 = 1;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
@@ -42,8 +42,7 @@ pub struct State {
     pub error_prefix: String,
     pub source_name: String,
     pub open_fds: Vec<u32>,
-    /// `(name, path, hits)`, oldest first.
-    pub hash: Vec<(String, String, u32)>,
+    pub hash: Vec<(String, String)>,
     /// Nanoseconds since the shell started (SECONDS continues in children).
     pub elapsed_ns: u64,
     pub errexit_suppressed: u32,
@@ -151,7 +150,7 @@ impl Shell {
             error_prefix: self.error_prefix.clone(),
             source_name: self.source_name.clone(),
             open_fds: self.fds.open_fds(),
-            hash: self.hash.to_triples(),
+            hash: self.hash.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
             elapsed_ns,
             errexit_suppressed: self.errexit_suppressed,
             last_arg: self.last_arg.clone(),
@@ -189,7 +188,7 @@ impl Shell {
         self.mode = mode_from(state.mode);
         self.error_prefix = state.error_prefix;
         self.source_name = state.source_name;
-        self.hash = crate::programs::ProgramTable::from_triples(state.hash);
+        self.hash = state.hash.into_iter().collect();
         self.start_ns = self.host.monotonic_ns().saturating_sub(state.elapsed_ns);
         self.errexit_suppressed = state.errexit_suppressed;
         self.last_arg = state.last_arg;

@@ -12,7 +12,6 @@ pub mod echo;
 pub mod eval;
 pub mod exit;
 pub mod getopts;
-pub mod hash;
 pub mod help;
 pub mod jobs;
 pub mod lookup;
@@ -65,7 +64,7 @@ const TABLE: &[(&str, BuiltinFn)] = &[
     ("fc", misc::fc),
     ("fg", jobs::fg),
     ("getopts", getopts::getopts),
-    ("hash", hash::hash),
+    ("hash", lookup::hash),
     ("help", help::help),
     ("history", misc::history),
     ("jobs", jobs::jobs),
@@ -148,7 +147,7 @@ pub fn help_synopsis(name: &str) -> &'static str {
         "fc" => "fc (not supported)",
         "fg" => "fg [job_spec]",
         "getopts" => "getopts optstring name [arg ...]",
-        "hash" => "hash [-lr] [-p pathname] [-dt] [name ...]",
+        "hash" => "hash [-lr] [name ...]",
         "help" => "help [pattern ...]",
         "history" => "history (accepted, no history is kept)",
         "jobs" => "jobs [-lnprs] [jobspec ...]",

@@ -46,9 +46,7 @@ impl Shell {
         self.run_return_trap();
         self.status = status;
         self.traps.leave_function(saved_errtrace);
-        if self.vars.pop_scope() {
-            self.hash.clear();
-        }
+        self.vars.pop_scope();
         self.frames.pop();
         self.loop_depth = saved_loop_depth;
         self.positional = saved_positional;

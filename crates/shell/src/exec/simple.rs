@@ -73,6 +73,7 @@ impl Shell {
 
     fn exec_with_name(&mut self, command: &SimpleCommand, fields: Vec<String>, decl: Vec<DeclArg>) -> Flow {
         let name = fields[0].clone();
+        let kind = self.resolve_command(&name, true);
         let mut saved = Vec::new();
         for assignment in &command.assignments {
             match self.temporary_assignment(assignment) {
@@ -86,10 +87,6 @@ impl Shell {
                 }
             }
         }
-        // After the assignments, as bash does: `PATH=/dir cmd` searches /dir, and a
-        // temporary PATH neither uses nor fills the hash table.
-        let temporary_path = command.assignments.iter().any(|a| a.name == "PATH");
-        let kind = self.resolve_command_with(&name, true, !temporary_path);
         if self.options.get(Opt::Xtrace) && !self.trace_muted {
             self.trace_command(&command.assignments, &fields, &decl);
         }
@@ -180,10 +177,6 @@ impl Shell {
 
     pub(crate) fn restore_vars(&mut self, saved: Vec<SavedVar>) {
         for entry in saved.into_iter().rev() {
-            if entry.name == "PATH" {
-                // Putting PATH back changes it again: bash forgets hashed programs.
-                self.hash.clear();
-            }
             self.vars.put(&entry.name, entry.previous);
         }
     }
