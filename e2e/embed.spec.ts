@@ -1,0 +1,87 @@
+// The docs embed from a parent page on another origin (a second server on another port,
+// not cross-origin isolated): the example docs page's two sandboxes load, answer the
+// postMessage API (run, writeFile, readFile, reset) and send output/exit/resize events;
+// messages from origins that are not allowed are ignored.
+
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+
+let server: Server;
+let parentUrl = '';
+
+test.beforeAll(async () => {
+  const example = readFileSync(new URL('../docs/embed-example.html', import.meta.url), 'utf8');
+  server = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(req.url?.startsWith('/blank') ? '<!doctype html><title>blank</title>' : example);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  parentUrl = `http://localhost:${typeof address === 'object' && address !== null ? address.port : 0}/`;
+});
+
+test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+test('embed.html is served without COOP/COEP and may be framed', async ({ request, baseURL }) => {
+  const response = await request.get(`${baseURL}embed.html`);
+  expect(response.status()).toBe(200);
+  expect(response.headers()['cross-origin-embedder-policy']).toBeUndefined();
+  expect(response.headers()['cross-origin-opener-policy']).toBeUndefined();
+  expect(response.headers()['content-security-policy']).toContain('frame-ancestors *');
+});
+
+test('two embedded sandboxes on a page of another origin answer the postMessage API', async ({ page, baseURL }) => {
+  await page.goto(`${parentUrl}?airlock=${encodeURIComponent(baseURL ?? '')}`);
+  expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(false);
+  const first = page.frameLocator('#first');
+  await expect(first.locator('.xterm-rows')).toContainText('a', { timeout: 30_000 });
+  await expect(first.locator('.xterm-rows')).toContainText('c');
+  const second = page.frameLocator('#second');
+  await expect(second.getByRole('textbox', { name: 'hello.sh' })).toHaveValue(/hello from a docs page/, { timeout: 30_000 });
+
+  // The example's button: writeFile, run, readFile through postMessage.
+  await page.getByRole('button', { name: 'Count words in the second sandbox' }).click();
+  await expect(page.locator('#answer')).toHaveText('4 words.txt\n', { timeout: 30_000 });
+
+  // Events: output and exit of a run, and the result of each request.
+  const replies = await page.evaluate(async () => {
+    const example = (window as unknown as { airlockExample: { request(frame: HTMLIFrameElement, m: object): Promise<{ ok: boolean; value?: unknown; error?: string }>; second: HTMLIFrameElement } }).airlockExample;
+    const events: Array<{ type: string; text?: string; exitCode?: number }> = [];
+    window.addEventListener('message', (e) => events.push(e.data as { type: string }));
+    const run = await example.request(example.second, { type: 'run', command: 'echo streamed; exit 3' });
+    const missing = await example.request(example.second, { type: 'readFile', path: 'nope.txt' });
+    await example.request(example.second, { type: 'reset' });
+    const afterReset = await example.request(example.second, { type: 'readFile', path: 'words.txt' });
+    return { run, missing, afterReset, events };
+  });
+  expect(replies.run).toEqual({ airlock: 1, type: 'result', id: expect.any(Number), ok: true, value: { exitCode: 3, errorClass: null } });
+  expect(replies.missing.ok).toBe(false);
+  expect(replies.afterReset.ok).toBe(false);
+  expect(replies.events.some((e) => e.type === 'output' && e.text?.includes('streamed'))).toBe(true);
+  expect(replies.events.some((e) => e.type === 'exit' && e.exitCode === 3)).toBe(true);
+  // The iframe was sized from the resize events.
+  // The iframe was sized from the resize events to its content (8 rows of terminal).
+  await expect.poll(async () => parseInt(await page.locator('#first').evaluate((f) => (f as HTMLElement).style.height), 10)).toBeGreaterThan(100);
+  expect(parseInt(await page.locator('#first').evaluate((f) => (f as HTMLElement).style.height), 10)).toBeLessThan(200);
+});
+
+test('messages from an origin that is not allowed are ignored', async ({ page, baseURL }) => {
+  await page.goto(`${parentUrl}blank`);
+  const answered = await page.evaluate(async (base) => {
+    const frame = document.createElement('iframe');
+    frame.src = `${base}embed.html?origins=https://docs.example.com`;
+    document.body.append(frame);
+    let readyOrResult = false;
+    window.addEventListener('message', (e) => {
+      if ((e.data as { type?: string }).type === 'result') readyOrResult = true;
+    });
+    await new Promise((resolve) => frame.addEventListener('load', resolve));
+    for (let i = 0; i < 20; i += 1) {
+      frame.contentWindow?.postMessage({ airlock: 1, id: 1, type: 'readFile', path: '/etc/hostname' }, '*');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    return readyOrResult;
+  }, baseURL ?? '');
+  expect(answered).toBe(false);
+});
