@@ -10,6 +10,9 @@ This is the Airlock shell, a bash-compatible interpreter.\n";
 
 pub fn run(host: Box<dyn Host>, args: Vec<String>) -> i32 {
     let mut shell = Shell::new(host, Mode::Command);
+    for fd in shell.host.inherited_fds() {
+        shell.fds.inherit(fd);
+    }
     let environment = shell.host.environment();
     shell.init_variables(&environment);
     let program = args.first().cloned().unwrap_or_else(|| "bash".to_string());

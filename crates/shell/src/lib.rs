@@ -19,6 +19,7 @@ pub mod jobs;
 pub mod json;
 pub mod options;
 pub mod pattern;
+pub mod programs;
 pub mod regex;
 pub mod session;
 pub mod shell;

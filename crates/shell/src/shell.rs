@@ -93,8 +93,11 @@ pub struct Shell {
     pub source_name: String,
     /// The logical working directory (`$PWD`).
     pub cwd: String,
-    pub hash: BTreeMap<String, String>,
+    /// Remembered program paths (`hash`).
+    pub hash: crate::programs::ProgramTable,
     pub random: crate::vars::special::Random,
+    /// When SECONDS was 0 on the monotonic clock (wrapping: `SECONDS=100` early on
+    /// puts it before the clock's zero).
     pub start_ns: u64,
     /// Inside an `if`/`while` condition, a `!` pipeline or a non-final `&&`/`||` operand,
     /// where `set -e` does not apply.
@@ -163,7 +166,7 @@ impl Shell {
             error_prefix: "bash".to_string(),
             source_name: String::new(),
             cwd: "/".to_string(),
-            hash: BTreeMap::new(),
+            hash: crate::programs::ProgramTable::default(),
             random: crate::vars::special::Random::new(seed),
             start_ns,
             errexit_suppressed: 0,

@@ -12,7 +12,7 @@ use crate::vars::{Assoc, Value, Var, Variables};
 
 /// Bumped whenever the layout changes: saved session state of another version is not
 /// restored (a fresh session starts instead).
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
@@ -42,7 +42,8 @@ pub struct State {
     pub error_prefix: String,
     pub source_name: String,
     pub open_fds: Vec<u32>,
-    pub hash: Vec<(String, String)>,
+    /// `(name, path, hits)`, oldest first.
+    pub hash: Vec<(String, String, u32)>,
     /// Nanoseconds since the shell started (SECONDS continues in children).
     pub elapsed_ns: u64,
     pub errexit_suppressed: u32,
@@ -122,7 +123,7 @@ impl Shell {
     pub fn snapshot(&mut self) -> State {
         let mut functions: Vec<Rc<FunctionDef>> = self.functions.values().cloned().collect();
         functions.sort_by(|a, b| a.name.cmp(&b.name));
-        let elapsed_ns = self.host.monotonic_ns().saturating_sub(self.start_ns);
+        let elapsed_ns = self.host.monotonic_ns().wrapping_sub(self.start_ns);
         State {
             version: STATE_VERSION,
             vars: self.vars.all_slots(),
@@ -150,7 +151,7 @@ impl Shell {
             error_prefix: self.error_prefix.clone(),
             source_name: self.source_name.clone(),
             open_fds: self.fds.open_fds(),
-            hash: self.hash.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+            hash: self.hash.to_triples(),
             elapsed_ns,
             errexit_suppressed: self.errexit_suppressed,
             last_arg: self.last_arg.clone(),
@@ -188,8 +189,8 @@ impl Shell {
         self.mode = mode_from(state.mode);
         self.error_prefix = state.error_prefix;
         self.source_name = state.source_name;
-        self.hash = state.hash.into_iter().collect();
-        self.start_ns = self.host.monotonic_ns().saturating_sub(state.elapsed_ns);
+        self.hash = crate::programs::ProgramTable::from_triples(state.hash);
+        self.start_ns = self.host.monotonic_ns().wrapping_sub(state.elapsed_ns);
         self.errexit_suppressed = state.errexit_suppressed;
         self.last_arg = state.last_arg;
         self.random.seed = state.random.0;

@@ -1,4 +1,4 @@
-//! What names mean: `type`, `command`, `builtin`, `hash`.
+//! What names mean: `type`, `command`, `builtin`.
 
 use super::{done, fail, print};
 use crate::exec::{CommandKind, Flow};
@@ -20,6 +20,8 @@ enum Meaning {
     Function,
     Builtin,
     File(String),
+    /// A program remembered in the hash table (`type` says so).
+    Hashed(String),
 }
 
 fn meanings(shell: &mut Shell, name: &str, all: bool, path_only: bool) -> Vec<Meaning> {
@@ -57,7 +59,10 @@ fn meanings(shell: &mut Shell, name: &str, all: bool, path_only: bool) -> Vec<Me
                 found.push(Meaning::File(candidate));
             }
         }
-    } else if let Some(path) = shell.find_program(name) {
+    } else if let Some(path) = shell.hashed_program(name) {
+        found.push(Meaning::Hashed(path));
+    } else if let Some(path) = shell.search_program(name, false) {
+        // Describing a name does not hash it.
         found.push(Meaning::File(path));
     }
     if !all {
@@ -134,15 +139,11 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> Flow {
                         out.push_str(&format!("{} is a shell builtin\n", name));
                     }
                 }
-                Meaning::File(path) => {
-                    if terse {
-                        out.push_str("file\n");
-                    } else if path_only || force_path {
-                        out.push_str(&format!("{}\n", path));
-                    } else {
-                        out.push_str(&format!("{} is {}\n", name, path));
-                    }
+                Meaning::File(path) | Meaning::Hashed(path) if terse || path_only || force_path => {
+                    out.push_str(&if terse { "file\n".to_string() } else { format!("{}\n", path) });
                 }
+                Meaning::File(path) => out.push_str(&format!("{} is {}\n", name, path)),
+                Meaning::Hashed(path) => out.push_str(&format!("{} is hashed ({})\n", name, path)),
             }
         }
     }
@@ -180,7 +181,7 @@ pub fn command(shell: &mut Shell, args: &[String]) -> Flow {
         for name in operands {
             match meanings(shell, name, false, false).into_iter().next() {
                 Some(Meaning::Alias(value)) => out.push_str(&format!("alias {}={}\n", name, crate::text::single_quote(&value))),
-                Some(Meaning::File(path)) => out.push_str(&format!("{}\n", path)),
+                Some(Meaning::File(path)) | Some(Meaning::Hashed(path)) => out.push_str(&format!("{}\n", path)),
                 Some(_) => out.push_str(&format!("{}\n", name)),
                 None => status = 1,
             }
@@ -207,46 +208,4 @@ pub fn builtin(shell: &mut Shell, args: &[String]) -> Flow {
         Some(builtin) => builtin(shell, &args[1..]),
         None => fail(shell, "builtin", &format!("{}: not a shell builtin", name), 1),
     }
-}
-
-pub fn hash(shell: &mut Shell, args: &[String]) -> Flow {
-    let mut index = 1;
-    let mut status = 0;
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "-r" => shell.hash.clear(),
-            "-l" | "-t" | "-d" | "-p" => {}
-            "--" => {
-                index += 1;
-                break;
-            }
-            _ => break,
-        }
-        index += 1;
-    }
-    if index >= args.len() {
-        if args.len() > 1 {
-            return done(shell, 0);
-        }
-        if shell.hash.is_empty() {
-            print(shell, "hash", "hash: hash table empty\n");
-            return done(shell, 0);
-        }
-        let mut out = String::from("hits\tcommand\n");
-        for path in shell.hash.values() {
-            out.push_str(&format!("{:>4}\t{}\n", 0, path));
-        }
-        print(shell, "hash", &out);
-        return done(shell, 0);
-    }
-    for name in &args[index..] {
-        if super::lookup(name).is_some() || shell.functions.contains_key(name) {
-            continue;
-        }
-        if shell.find_program(name).is_none() {
-            shell.report(&format!("hash: {}: not found", name));
-            status = 1;
-        }
-    }
-    done(shell, status)
 }

@@ -12,6 +12,7 @@ pub mod echo;
 pub mod eval;
 pub mod exit;
 pub mod getopts;
+pub mod hash;
 pub mod help;
 pub mod jobs;
 pub mod lookup;
@@ -64,7 +65,7 @@ const TABLE: &[(&str, BuiltinFn)] = &[
     ("fc", misc::fc),
     ("fg", jobs::fg),
     ("getopts", getopts::getopts),
-    ("hash", lookup::hash),
+    ("hash", hash::hash),
     ("help", help::help),
     ("history", misc::history),
     ("jobs", jobs::jobs),
@@ -147,7 +148,7 @@ pub fn help_synopsis(name: &str) -> &'static str {
         "fc" => "fc (not supported)",
         "fg" => "fg [job_spec]",
         "getopts" => "getopts optstring name [arg ...]",
-        "hash" => "hash [-lr] [name ...]",
+        "hash" => "hash [-lr] [-p pathname] [-dt] [name ...]",
         "help" => "help [pattern ...]",
         "history" => "history (accepted, no history is kept)",
         "jobs" => "jobs [-lnprs] [jobspec ...]",

@@ -194,7 +194,7 @@ impl<'a, 's> Formatter<'a, 's> {
         match self.next_arg() {
             Some(arg) if !arg.is_empty() => match self.parse_integer(&arg) {
                 -1 => now,
-                -2 => now - (self.shell.host.monotonic_ns().saturating_sub(self.shell.start_ns) / 1_000_000_000) as i64,
+                -2 => now - (self.shell.host.monotonic_ns().wrapping_sub(self.shell.start_ns) / 1_000_000_000) as i64,
                 n => n,
             },
             _ => now,

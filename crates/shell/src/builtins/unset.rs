@@ -30,6 +30,9 @@ pub fn unset(shell: &mut Shell, args: &[String]) -> Flow {
     }
     let mut status = 0;
     for name in &args[index..] {
+        if name == "PATH" && !functions {
+            shell.hash.clear();
+        }
         if functions && !variables {
             shell.functions.remove(name);
             continue;

@@ -22,6 +22,12 @@ impl Shell {
     /// builtin, or a program found on `PATH`.
     #[inline(never)]
     pub fn resolve_command(&mut self, name: &str, functions: bool) -> CommandKind {
+        self.resolve_command_with(name, functions, true)
+    }
+
+    /// `resolve_command`, with `use_hash` false for a command with its own temporary
+    /// `PATH`, which bash searches without the hash table.
+    pub fn resolve_command_with(&mut self, name: &str, functions: bool, use_hash: bool) -> CommandKind {
         if functions {
             if let Some(def) = self.functions.get(name) {
                 return CommandKind::Function(def.clone());
@@ -33,21 +39,36 @@ impl Shell {
         if name.contains('/') {
             return CommandKind::External(name.to_string());
         }
-        match self.find_program(name) {
+        match self.search_program(name, use_hash) {
             Some(path) => CommandKind::External(path),
             None => CommandKind::NotFound,
         }
+    }
+
+    /// The hashed path of `name`, if it is still there (a hashed program that has gone is
+    /// forgotten, and searched again).
+    pub fn hashed_program(&mut self, name: &str) -> Option<String> {
+        let path = self.hash.lookup(name)?;
+        if self.host.stat(&path, true).map_or(false, |s| s.kind != FileKind::Dir) {
+            return Some(path);
+        }
+        self.hash.remove(name);
+        None
     }
 
     /// Searches `PATH` (remembering hits, as `hash` shows). A file that exists but is not
     /// executable is returned when nothing better is found, so running it reports
     /// "Permission denied" like bash.
     pub fn find_program(&mut self, name: &str) -> Option<String> {
-        if let Some(path) = self.hash.get(name).cloned() {
-            if self.host.stat(&path, true).map_or(false, |s| s.kind != FileKind::Dir) {
+        self.search_program(name, true)
+    }
+
+    /// `find_program`; with `use_hash` false the hash table is neither read nor filled.
+    pub fn search_program(&mut self, name: &str, use_hash: bool) -> Option<String> {
+        if use_hash {
+            if let Some(path) = self.hashed_program(name) {
                 return Some(path);
             }
-            self.hash.remove(name);
         }
         let search = self.get_scalar("PATH").unwrap_or_default();
         let mut fallback = None;
@@ -57,8 +78,9 @@ impl Shell {
             match self.host.stat(&candidate, true) {
                 Ok(stat) if stat.kind != FileKind::Dir => {
                     if self.host.access(&candidate, Access::Execute) {
-                        if self.options.get(crate::options::Opt::Hashall) {
-                            self.hash.insert(name.to_string(), candidate.clone());
+                        if use_hash && self.options.get(crate::options::Opt::Hashall) {
+                            // Found by running it: bash counts that as the first hit.
+                            self.hash.insert(name, &candidate, 1);
                         }
                         return Some(candidate);
                     }

@@ -46,7 +46,9 @@ impl Shell {
         self.run_return_trap();
         self.status = status;
         self.traps.leave_function(saved_errtrace);
-        self.vars.pop_scope();
+        if self.vars.pop_scope() {
+            self.hash.clear();
+        }
         self.frames.pop();
         self.loop_depth = saved_loop_depth;
         self.positional = saved_positional;

@@ -68,12 +68,13 @@ impl Shell {
             }
         }
         self.status = if failed { 1 } else { self.subst_status.unwrap_or(0) };
+        // A command without words leaves `$_` empty, as in bash.
+        self.last_arg.clear();
         Flow::Normal
     }
 
     fn exec_with_name(&mut self, command: &SimpleCommand, fields: Vec<String>, decl: Vec<DeclArg>) -> Flow {
         let name = fields[0].clone();
-        let kind = self.resolve_command(&name, true);
         let mut saved = Vec::new();
         for assignment in &command.assignments {
             match self.temporary_assignment(assignment) {
@@ -87,6 +88,10 @@ impl Shell {
                 }
             }
         }
+        // After the assignments, as bash does: `PATH=/dir cmd` searches /dir, and a
+        // temporary PATH neither uses nor fills the hash table.
+        let temporary_path = command.assignments.iter().any(|a| a.name == "PATH");
+        let kind = self.resolve_command_with(&name, true, !temporary_path);
         if self.options.get(Opt::Xtrace) && !self.trace_muted {
             self.trace_command(&command.assignments, &fields, &decl);
         }
@@ -177,6 +182,10 @@ impl Shell {
 
     pub(crate) fn restore_vars(&mut self, saved: Vec<SavedVar>) {
         for entry in saved.into_iter().rev() {
+            if entry.name == "PATH" {
+                // Putting PATH back changes it again: bash forgets hashed programs.
+                self.hash.clear();
+            }
             self.vars.put(&entry.name, entry.previous);
         }
     }

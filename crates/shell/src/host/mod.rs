@@ -225,4 +225,11 @@ pub trait Host {
     fn session_next(&mut self) -> Option<Vec<u8>>;
     /// Reports the end of a run with the shell's serialized state.
     fn session_done(&mut self, status: i32, state: &[u8]);
+
+    /// Descriptors above 2 this process was started with (`exec 3>f; sh -c 'echo >&3'`):
+    /// a shell started as a program takes them into its descriptor table. Hosts that
+    /// cannot tell have none.
+    fn inherited_fds(&mut self) -> Vec<Fd> {
+        Vec::new()
+    }
 }

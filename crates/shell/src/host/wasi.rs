@@ -174,7 +174,29 @@ extern "C" {
     fn fd_fdstat_get(fd: u32, out: *mut u8) -> u16;
 }
 
+/// The highest descriptor looked at for inherited ones: scripts use single digits, and
+/// `{var}>` starts at 10.
+const MAX_INHERITED_FD: u32 = 64;
+
 impl Host for WasiHost {
+    fn inherited_fds(&mut self) -> Vec<Fd> {
+        let root = root_fd();
+        let mut fds = Vec::new();
+        for fd in 3..=MAX_INHERITED_FD {
+            let mut prestat = [0u32; 2];
+            // SAFETY: prestat is the 8 bytes of __wasi_prestat_t. The kernel answers a
+            // descriptor that is not a preopened directory with another tag, and a closed
+            // one with EBADF.
+            if fd == root || unsafe { fd_prestat_get(fd, prestat.as_mut_ptr()) } != 0 {
+                continue;
+            }
+            if prestat[0] & 0xff != 0 {
+                fds.push(fd);
+            }
+        }
+        fds
+    }
+
     fn read(&mut self, fd: Fd, buf: &mut [u8]) -> Result<usize, Errno> {
         borrowed(fd).read(buf).map_err(io_errno)
     }

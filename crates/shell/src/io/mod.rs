@@ -60,6 +60,11 @@ impl FdTable {
         table
     }
 
+    /// Makes virtual `fd` the real `fd` this process was started with.
+    pub fn inherit(&mut self, fd: u32) {
+        self.set_raw(fd, Some(Target::Real(fd)));
+    }
+
     pub fn get(&self, fd: u32) -> Option<&Target> {
         self.slots.get(fd as usize).and_then(|t| t.as_ref())
     }

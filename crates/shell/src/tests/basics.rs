@@ -108,3 +108,14 @@ fn globbing_on_the_fake_file_system() {
     let outcome = run_in(&world, "cd /d; echo *.txt; echo *.none", "");
     assert_eq!(outcome.stdout, "a.txt b.txt\n*.none\n");
 }
+
+#[test]
+fn seconds_can_be_set_before_the_clock_reaches_it() {
+    assert_eq!(out("SECONDS=100; (( SECONDS >= 100 && SECONDS < 105 )) && echo ok"), "ok\n");
+}
+
+#[test]
+fn temporary_path_is_searched_and_not_hashed() {
+    assert_eq!(out("PATH=/nonexistent no_such_cmd 2>/dev/null; echo $?; hash"), "127\nhash: hash table empty\n");
+    assert_eq!(out("hash -p /bin/foo foo; hash -t foo; PATH=/x true; hash"), "/bin/foo\nhash: hash table empty\n");
+}

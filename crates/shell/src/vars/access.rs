@@ -115,6 +115,10 @@ impl Shell {
 
     /// `name=value` / `name+=value`.
     pub fn assign_scalar(&mut self, name: &str, value: String, append: bool) -> Result<(), AssignError> {
+        if name == "PATH" {
+            // As in bash, a new PATH forgets the hashed programs.
+            self.hash.clear();
+        }
         // The common case in one lookup: a plain variable without attributes.
         if !append && !self.options.get(Opt::Allexport) {
             const SPECIAL: u16 = attr::READONLY | attr::INTEGER | attr::LOWER | attr::UPPER | attr::DYNAMIC | attr::NAMEREF;

@@ -65,10 +65,14 @@ impl Variables {
         self.frames.push(Vec::new());
     }
 
-    pub fn pop_scope(&mut self) {
+    /// Drops the innermost scope's locals; true when one of them was `PATH` (the caller
+    /// then forgets hashed programs, as bash does when PATH changes).
+    pub fn pop_scope(&mut self) -> bool {
         let depth = self.depth();
+        let mut path_changed = false;
         if let Some(names) = self.frames.pop() {
             for name in names {
+                path_changed |= name == "PATH";
                 if let Some(stack) = self.slots.get_mut(&name) {
                     if stack.last().map_or(false, |slot| slot.depth == depth) {
                         stack.pop();
@@ -79,6 +83,7 @@ impl Variables {
                 }
             }
         }
+        path_changed
     }
 
     /// Follows namerefs from `name` to the variable it finally designates.

@@ -56,7 +56,7 @@ impl Shell {
             "RANDOM" => self.random.next().to_string(),
             "SRANDOM" => self.host.random_u32().to_string(),
             "SECONDS" => {
-                let elapsed = self.host.monotonic_ns().saturating_sub(self.start_ns) / 1_000_000_000;
+                let elapsed = self.host.monotonic_ns().wrapping_sub(self.start_ns) / 1_000_000_000;
                 elapsed.to_string()
             }
             "LINENO" => self.lineno.to_string(),
@@ -136,7 +136,8 @@ impl Shell {
             }
             "SECONDS" => {
                 let seconds = value.trim().parse::<u64>().unwrap_or(0);
-                self.start_ns = self.host.monotonic_ns().saturating_sub(seconds * 1_000_000_000);
+                // Wrapping: the clock may have run for less than `seconds` (SECONDS=100 at start).
+                self.start_ns = self.host.monotonic_ns().wrapping_sub(seconds.wrapping_mul(1_000_000_000));
                 true
             }
             _ => false,
