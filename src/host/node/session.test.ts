@@ -66,6 +66,66 @@ describe.skipIf(!shellBuilt)('the session shell', () => {
     await sandbox.destroy();
   });
 
+  it('forks with arrays, aliases, options, traps and the directory stack', async () => {
+    const sandbox = await Sandbox.create({ wasmDir });
+    await sandbox.run('declare -A m=([k]=v); a=(1 2 3); shopt -s expand_aliases; alias ll="echo listed"; set -u; shopt -s nullglob; trap "echo usr1" USR1; pushd /tmp >/dev/null');
+    const copy = await sandbox.fork();
+    const script = 'echo "${m[k]} ${a[2]}"; ll; [[ $- == *u* ]] && echo nounset; shopt -q nullglob && echo nullglob; trap -p USR1; dirs';
+    const expected = 'v 3\nlisted\nnounset\nnullglob\ntrap -- \'echo usr1\' SIGUSR1\n/tmp ~\n';
+    expect((await copy.run(script)).stdout).toBe(expected);
+    await copy.run('unalias ll; set +u; a=()');
+    expect((await sandbox.run(script)).stdout).toBe(expected);
+    await sandbox.destroy();
+    await copy.destroy();
+  });
+
+  it('runs subshells, $( ) and shell pipeline stages as child processes that change nothing', async () => {
+    const sandbox = await Sandbox.create({ wasmDir });
+    const result = await sandbox.run(
+      'x=1; echo "$BASHPID"; (x=2; echo "$BASHPID"); echo "$(x=3; echo "$BASHPID")"; f() { x=4; echo "$BASHPID"; }; f | probe cat; echo set | read -r x; echo "x=$x"',
+    );
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.pop()).toBe('x=1');
+    expect(new Set(lines).size).toBe(4);
+    expect((await sandbox.run('echo "$x"')).stdout).toBe('1\n');
+    await sandbox.destroy();
+  });
+
+  it('runs shell-code pipeline stages concurrently (an endless producer ends with its reader)', async () => {
+    const sandbox = await Sandbox.create({ wasmDir });
+    const result = await sandbox.run('while :; do echo y; done | probe head1; echo "status ${PIPESTATUS[*]}"', { timeoutMs: 5000 });
+    expect(result.stdout).toBe('y\nstatus 141 0\n');
+    await sandbox.destroy();
+  });
+
+  it('runs background jobs against the kernel: $!, jobs, kill, wait', async () => {
+    const sandbox = await Sandbox.create({ wasmDir });
+    const result = await sandbox.run(
+      'probe sleep 20 & wait $!; echo "quick $?"; probe sleep 10000 & pid=$!; jobs; [[ $pid == [0-9]* ]] && echo "pid ok"; kill %1; wait $pid; echo "killed $?"; jobs',
+      { timeoutMs: 5000 },
+    );
+    expect(result.stdout).toBe('quick 0\n[1]+  Running                 probe sleep 10000 &\npid ok\nkilled 143\n');
+    await sandbox.destroy();
+  });
+
+  it('ends runaway recursion and $( ) nesting with an error, and the session goes on', async () => {
+    const sandbox = await Sandbox.create({ wasmDir });
+    // As in bash, the error abandons the rest of the line; the next line runs.
+    const recursion = await sandbox.run('f() { f; }; f; echo same line\necho "next line $?"');
+    expect(recursion.stderr).toContain('maximum function nesting level exceeded (1000)');
+    expect(recursion.stdout).toBe('next line 1\n');
+    // Written out 60 deep, the parser refuses it; reached at run time, the shell does.
+    const deep = `${'$(echo '.repeat(60)}x${')'.repeat(60)}`;
+    const written = await sandbox.run(`v=${deep}; echo "status $?"`);
+    expect(written).toMatchObject({ exitCode: 2, stdout: '' });
+    expect(written.stderr).toContain('nesting too deep');
+    const nesting = await sandbox.run('f() { if (($1 > 0)); then v=$(f $(($1 - 1))) || return; echo "$v"; else echo bottom; fi; }; f 60; echo "status $?"', { timeoutMs: 20_000 });
+    expect(nesting.stderr).toContain('nesting deeper than 50 levels');
+    expect(nesting.stdout).toBe('status 1\n');
+    expect((await sandbox.run('echo still here')).stdout).toBe('still here\n');
+    await sandbox.destroy();
+  });
+
   it('stops a shell loop at the deadline without a hard kill', async () => {
     const sandbox = await Sandbox.create({ wasmDir });
     await sandbox.run('n=1');

@@ -122,7 +122,8 @@ export function createAirlockImports(process: Process, kernel: AirlockKernel, ga
 
     proc_umask: (mask: number, previousPtr: number) => {
       memory.setU32(previousPtr, process.umask);
-      if (mask !== 0xffffffff) process.umask = mask & 0o777;
+      // wasm passes the u32 as a signed i32: "only read" (0xffffffff) arrives as -1.
+      if (mask >>> 0 !== 0xffffffff) process.umask = mask & 0o777;
       return Errno.SUCCESS;
     },
 
