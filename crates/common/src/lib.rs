@@ -26,6 +26,7 @@ pub mod signals;
 pub mod size;
 pub mod tabstops;
 pub mod spawn;
+pub mod strftime;
 pub mod targets;
 pub mod timefmt;
 pub mod users;
