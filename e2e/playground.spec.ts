@@ -2,7 +2,9 @@
 // persistence across a reload, the timeout banner, export/import, and a screenshot of the
 // main screen kept in test-results/ on every run.
 
+import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
+import { writeTar } from '../src/ui/workspace/tar.js';
 import { openPlayground, sandboxRun, terminalLines, terminalText, typeInTerminal, waitIdle, waitSaved } from './playground-helpers.js';
 
 test('a pipeline typed in the terminal shows its output; screenshot of the main screen', async ({ page }, testInfo) => {
@@ -132,4 +134,18 @@ test('export a workspace, reset, import it back: the same files', async ({ page 
   await page.getByTestId('import-input').setInputFiles(archive);
   await expect(page.locator('.banner[data-kind="import"]')).toContainText('Imported');
   expect(await sandboxRun(page, listing)).toEqual(before);
+});
+
+test('an archive that would escape the workspace is refused before anything changes', async ({ page }) => {
+  await openPlayground(page);
+  await sandboxRun(page, 'echo precious > keep.txt');
+  const archive = writeTar([
+    { path: 'fine.txt', kind: 'file', mode: 0o644, mtimeMs: 0, data: new TextEncoder().encode('ok\n') },
+    { path: '../../etc/evil', kind: 'file', mode: 0o644, mtimeMs: 0, data: new TextEncoder().encode('x') },
+  ]);
+  await page.getByRole('button', { name: 'Sessions' }).click();
+  await page.getByTestId('import-input').setInputFiles({ name: 'evil.tar.gz', mimeType: 'application/gzip', buffer: gzipSync(archive) });
+  await expect(page.locator('.banner[data-kind="import"]')).toContainText('Import refused');
+  await expect(page.locator('.banner[data-kind="import"]')).toContainText("'..' would leave the workspace");
+  expect((await sandboxRun(page, 'ls; cat keep.txt')).stdout).toBe('keep.txt\nprecious\n');
 });
