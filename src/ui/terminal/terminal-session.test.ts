@@ -58,6 +58,14 @@ function setup(runImpl: (command: string, options: RunOptions) => Promise<RunRes
 }
 
 describe('TerminalSession', () => {
+  it('shows the directory a restored shell is in', async () => {
+    const { terminal, session } = setup(async () => result(0, '/home/user/project'));
+    session.start();
+    await tick();
+    await tick();
+    expect(terminal.written).toContain('~/project');
+  });
+
   it('keeps keys typed before the prompt and runs lines as a terminal, streaming output', async () => {
     const { terminal, session, calls, saved } = setup(async (_command, options) => {
       options.onStdout?.('hi\n', new TextEncoder().encode('hi\n'));
@@ -96,7 +104,7 @@ describe('TerminalSession', () => {
     await tick();
     await tick();
     expect(session.busy).toBe(false);
-    expect(calls[0]?.options.signal?.aborted).toBe(true);
+    expect(calls.find((c) => c.command === 'cat')?.options.signal?.aborted).toBe(true);
     expect(terminal.written).toMatch(/\^C\r\n.*\$ $/s);
     finish(result(0));
   });
@@ -108,11 +116,11 @@ describe('TerminalSession', () => {
     await tick();
     await tick();
     await tick();
-    expect(calls.map((c) => c.command)).toEqual(['cd src', 'printf %s "$PWD"; (exit 0)']);
+    expect(calls.map((c) => c.command)).toEqual(['printf %s "$PWD"', 'cd src', 'printf %s "$PWD"; (exit 0)']);
     expect(terminal.written).toContain('~/src');
     terminal.type('ls\r');
     await tick();
-    expect(calls.map((c) => c.command)).toEqual(['cd src', 'printf %s "$PWD"; (exit 0)', 'ls']);
+    expect(calls.map((c) => c.command)).toEqual(['printf %s "$PWD"', 'cd src', 'printf %s "$PWD"; (exit 0)', 'ls']);
   });
 
   it('completes commands and paths with Tab', async () => {

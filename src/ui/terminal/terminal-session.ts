@@ -66,6 +66,21 @@ export class TerminalSession {
       const typed = this.typedAhead;
       this.typedAhead = '';
       this.onData(typed);
+    } else void this.syncCwd();
+  }
+
+  /**
+   * A restored or reloaded shell may be in another directory than the home the first prompt
+   * shows: ask it, and redraw the prompt if it differs (unless a command started meanwhile).
+   */
+  private async syncCwd(): Promise<void> {
+    try {
+      const probe = await this.host.run('printf %s "$PWD"', {});
+      if (!probe.stdout.startsWith('/') || probe.stdout === this.cwd || this.disposed || this.running !== undefined) return;
+      this.cwd = probe.stdout;
+      this.redrawLine();
+    } catch {
+      // The prompt keeps showing the home directory.
     }
   }
 
