@@ -214,6 +214,9 @@ export class PlaygroundController {
   /** Steals the workspace from the other tab and reloads what it saved. */
   async takeOver(): Promise<void> {
     this.dismissKind('other-tab');
+    // What this tab changed while it did not own the workspace is not written over what the
+    // owner saved: the saved workspace is reloaded instead.
+    this.saver?.discard();
     await this.takeLock(true);
     const loaded = await this.store?.load(this.options.workspace);
     await this.recreate(loaded?.state);
