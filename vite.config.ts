@@ -1,4 +1,5 @@
 import { defineConfig, type Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
 import { securityHeaders } from './server/security-headers.js';
 
 /** The dev server sends the same security headers as the production server. */
@@ -16,13 +17,13 @@ function airlockHeaders(): Plugin {
 
 export default defineConfig({
   publicDir: 'public',
-  plugins: [airlockHeaders()],
+  plugins: [airlockHeaders(), react()],
   worker: { format: 'es' },
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
     target: 'es2022',
-    rollupOptions: { input: { main: 'index.html' } },
+    rollupOptions: { input: { main: 'index.html', embed: 'embed.html' } },
   },
   server: { host: '127.0.0.1' },
   preview: { host: '127.0.0.1' },

@@ -1,5 +1,6 @@
 // The headers that make the browser part of the sandbox safe (ARCHITECTURE.md §1):
-// - every page is cross-origin isolated (COOP/COEP), so SharedArrayBuffer exists;
+// - every page but the docs embed is cross-origin isolated (COOP/COEP), so SharedArrayBuffer
+//   exists where it can be used (nothing requires it);
 // - pages may run wasm but not eval ('wasm-unsafe-eval', no 'unsafe-eval');
 // - the sandbox worker's script gets a policy with connect-src 'none': nothing in the
 //   worker can reach the network, whatever it runs.
@@ -25,11 +26,21 @@ export function isSandboxWorkerScript(url: string): boolean {
   return /\/browser-kernel(-[\w-]+)?\.(js|ts)$/.test(path);
 }
 
+/**
+ * Whether a URL is the docs embed (embed.html). It is served without COOP/COEP: it runs in
+ * docs pages that are not cross-origin isolated and needs no SharedArrayBuffer, and a
+ * cross-origin-isolated embedder may still frame it (CORP cross-origin).
+ */
+export function isEmbedPage(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path === '/embed.html' || path === '/embed';
+}
+
 export function securityHeaders(url: string, options: { dev?: boolean } = {}): Record<string, string> {
+  const embed = isEmbedPage(url);
   const headers: Record<string, string> = {
-    'Cross-Origin-Opener-Policy': 'same-origin',
-    'Cross-Origin-Embedder-Policy': 'require-corp',
-    'Cross-Origin-Resource-Policy': 'same-origin',
+    ...(embed ? {} : { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' }),
+    'Cross-Origin-Resource-Policy': embed ? 'cross-origin' : 'same-origin',
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
   };

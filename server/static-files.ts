@@ -31,11 +31,22 @@ export function serveStatic(root: string, req: IncomingMessage, res: ServerRespo
   if (!file.startsWith(root + sep) && file !== root) return false;
   if (!existsSync(file) || !statSync(file).isFile()) return false;
   const headers = securityHeaders(url.pathname);
+  const info = statSync(file);
+  // A validator, so that a revalidated (no-cache) file is answered 304 and the browser keeps
+  // its cached copy — for .wasm that also keeps V8's cached compilation (warm start).
+  const etag = `"${info.size.toString(36)}-${Math.floor(info.mtimeMs).toString(36)}"`;
+  const cacheControl = url.pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+  if (req.headers['if-none-match'] === etag) {
+    res.writeHead(304, { ...headers, ETag: etag, 'Cache-Control': cacheControl });
+    res.end();
+    return true;
+  }
   res.writeHead(200, {
     ...headers,
     'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
-    'Content-Length': statSync(file).size,
-    'Cache-Control': url.pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'Content-Length': info.size,
+    'Cache-Control': cacheControl,
+    ETag: etag,
   });
   if (req.method === 'HEAD') res.end();
   else createReadStream(file).pipe(res);

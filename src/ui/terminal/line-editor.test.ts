@@ -1,0 +1,122 @@
+// The line editor, history and completion as pure logic (no terminal, no sandbox).
+
+import { describe, expect, it } from 'vitest';
+import { complete, escapeWord } from './completion.js';
+import { History } from './history.js';
+import { LineEditor, splitKeys, visibleWidth } from './line-editor.js';
+
+describe('LineEditor', () => {
+  it('echoes typed text and submits the line', () => {
+    const editor = new LineEditor(80);
+    expect(editor.begin('$ ')).toBe('$ ');
+    expect(editor.feed('ls').output).toBe('ls');
+    const result = editor.feed('\r');
+    expect(result.action).toEqual({ kind: 'submit', line: 'ls' });
+    expect(result.output.endsWith('\r\n')).toBe(true);
+  });
+
+  it('edits in the middle of the line', () => {
+    const editor = new LineEditor(80);
+    editor.begin('$ ');
+    editor.feed('echo wrld');
+    editor.feed('\x1b[D\x1b[D\x1b[D');
+    editor.feed('o');
+    expect(editor.buffer).toBe('echo world');
+    editor.feed('\x01');
+    expect(editor.cursor).toBe(0);
+    editor.feed('\x1b[3~');
+    expect(editor.buffer).toBe('cho world');
+    editor.feed('\x05\x17');
+    expect(editor.buffer).toBe('cho ');
+    editor.feed('\x15');
+    expect(editor.buffer).toBe('');
+  });
+
+  it('returns input after a submitted line unprocessed (typed ahead)', () => {
+    const editor = new LineEditor(80);
+    editor.begin('$ ');
+    const result = editor.feed('cat\r\nhello\r');
+    expect(result.action).toEqual({ kind: 'submit', line: 'cat' });
+    expect(result.rest).toBe('hello\r');
+  });
+
+  it('walks history with the draft kept', () => {
+    const editor = new LineEditor(80, new History(['one', 'two']));
+    editor.begin('$ ');
+    editor.feed('dra');
+    editor.feed('\x1b[A');
+    expect(editor.buffer).toBe('two');
+    editor.feed('\x1b[A\x1b[A');
+    expect(editor.buffer).toBe('one');
+    editor.feed('\x1b[B\x1b[B');
+    expect(editor.buffer).toBe('dra');
+  });
+
+  it('Ctrl-C abandons the line, Ctrl-D on an empty line is EOF, Tab asks to complete', () => {
+    const editor = new LineEditor(80);
+    editor.begin('$ ');
+    editor.feed('sleep 1');
+    expect(editor.feed('\x03').action).toEqual({ kind: 'interrupt' });
+    expect(editor.buffer).toBe('');
+    expect(editor.feed('\x04').action).toEqual({ kind: 'eof' });
+    expect(editor.feed('l\t').action).toEqual({ kind: 'complete' });
+  });
+
+  it('moves across wrapped rows when the line is longer than the terminal', () => {
+    const editor = new LineEditor(10);
+    editor.begin('$ ');
+    editor.feed('12345678');
+    // 2 + 8 = 10 columns: the cursor is stepped onto the next row.
+    editor.feed('9');
+    const out = editor.feed('\x01').output;
+    expect(out).toBe('\x1b[1A\r\x1b[2C');
+  });
+});
+
+describe('helpers', () => {
+  it('splits escape sequences and measures prompts without colours', () => {
+    expect(splitKeys('a\x1b[Ab\x1bOH')).toEqual(['a', '\x1b[A', 'b', '\x1bOH']);
+    expect(visibleWidth('\x1b[1;32muser\x1b[0m$ ')).toBe(6);
+  });
+
+  it('history skips blanks and repeats and is capped', () => {
+    const history = new History([], 3);
+    for (const line of ['a', 'a', ' ', 'b', 'c', 'd']) history.add(line);
+    expect(history.all).toEqual(['b', 'c', 'd']);
+  });
+});
+
+describe('completion', () => {
+  const tree: Record<string, Array<{ name: string; kind: string }>> = {
+    '.': [
+      { name: 'notes.txt', kind: 'file' },
+      { name: 'notebook', kind: 'dir' },
+      { name: '.hidden', kind: 'file' },
+      { name: 'my file', kind: 'file' },
+    ],
+    'notebook/': [{ name: 'a.py', kind: 'file' }],
+  };
+  const context = {
+    commands: ['grep', 'gzip', 'ls', 'less'],
+    listDir: async (path: string) => {
+      const entries = tree[path];
+      if (entries === undefined) throw new Error('ENOENT');
+      return entries;
+    },
+  };
+
+  it('completes a command in command position', async () => {
+    expect(await complete('gr', 2, context)).toEqual({ line: 'grep ', cursor: 5, candidates: [] });
+    expect(await complete('echo x | g', 10, context)).toMatchObject({ line: 'echo x | g', candidates: ['grep', 'gzip'] });
+  });
+
+  it('completes paths: common prefix, directories get a slash, names are escaped', async () => {
+    expect((await complete('cat no', 6, context)).line).toBe('cat note');
+    expect((await complete('cat noteb', 9, context)).line).toBe('cat notebook/');
+    expect((await complete('cat notebook/', 13, context)).line).toBe('cat notebook/a.py ');
+    expect((await complete('cat my', 6, context)).line).toBe('cat my\\ file ');
+    expect((await complete('cat .h', 6, context)).line).toBe('cat .hidden ');
+    expect((await complete('cat zz', 6, context)).candidates).toEqual([]);
+    expect(escapeWord('a b$c')).toBe('a\\ b\\$c');
+  });
+});
