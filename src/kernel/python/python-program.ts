@@ -1,0 +1,186 @@
+// `python3` as a kernel process (ARCHITECTURE.md §2, mode 1): Pyodide runs in its own
+// Worker, started by the platform (worker_threads in Node, a nested Web Worker in the
+// browser), and every kernel call it makes is a synchronous request on a SharedArrayBuffer
+// channel that this side serves with the process's ProcessSyscalls. Each invocation gets a
+// fresh interpreter: a worker serves one process and is terminated at its end; one spare is
+// kept loading in the background so the next `python3` starts at once.
+//
+// Timeouts and signals: a call made after the deadline or a kill ends the process at once.
+// An interpreter busy in pure Python makes no calls, so a watchdog writes SIGINT into
+// Pyodide's interrupt buffer (KeyboardInterrupt, `finally` blocks run) and terminates the
+// worker if it is still running after a grace period.
+
+import { Errno, KernelError } from '../errno.js';
+import { DEADLINE_STATUS, ProcessKilled } from '../proc/exit.js';
+import type { ExternalProgram } from '../proc/module-registry.js';
+import type { Process } from '../proc/process.js';
+import type { ProcessSyscalls } from '../proc/process-syscalls.js';
+import { ChannelHost } from './channel.js';
+import type { PythonRequest, StartInfo } from './protocol.js';
+import { asPythonError, serveSyscall } from './syscall-server.js';
+
+/** What a platform passes to a new Python worker. */
+export interface PythonWorkerInit {
+  channel: SharedArrayBuffer;
+  /** Pyodide's interrupt buffer (Int32Array over it): 2 = SIGINT. */
+  interrupt: SharedArrayBuffer;
+}
+
+export interface PythonWorkerHandle {
+  terminate(): void;
+  /** Resolves with a reason if the worker fails on its own (load error, crash). */
+  readonly failed: Promise<string>;
+}
+
+/** Starts a worker that loads Pyodide and then asks for its process with `ready`. */
+export type PythonWorkerFactory = (init: PythonWorkerInit) => PythonWorkerHandle;
+
+const INTERRUPT_GRACE_MS = 1000;
+const WATCHDOG_MS = 50;
+const SIGINT = 2;
+
+class WorkerFailed extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'WorkerFailed';
+  }
+}
+
+interface Spare {
+  handle: PythonWorkerHandle;
+  channel: ChannelHost;
+  interrupt: Int32Array;
+  /** Settles when the worker has loaded and sent `ready`. */
+  ready: Promise<void>;
+}
+
+export class PythonProgram implements ExternalProgram {
+  readonly kind = 'external';
+  readonly name = 'python';
+  private spare: Spare | undefined;
+
+  constructor(private readonly factory: PythonWorkerFactory) {}
+
+  /** Starts loading an interpreter now, so the first `python3` does not wait for it. */
+  prewarm(): void {
+    this.spare ??= this.startWorker();
+  }
+
+  private startWorker(): Spare {
+    const channel = ChannelHost.create();
+    const interruptBuffer = new SharedArrayBuffer(4);
+    const handle = this.factory({ channel: channel.buffer, interrupt: interruptBuffer });
+    const ready = (async () => {
+      const first = await Promise.race([channel.next(), handle.failed.then((reason) => new WorkerFailed(reason))]);
+      if (first instanceof WorkerFailed) throw first;
+      const request = first?.json as PythonRequest | undefined;
+      if (request?.op === 'fatal') throw new WorkerFailed(String(request.message));
+      if (request?.op !== 'ready') throw new WorkerFailed(`the python worker sent ${String(request?.op)} before ready`);
+    })();
+    ready.catch(() => undefined);
+    return { handle, channel, interrupt: new Int32Array(interruptBuffer), ready };
+  }
+
+  private take(): Spare {
+    const worker = this.spare ?? this.startWorker();
+    this.spare = undefined;
+    // The next interpreter loads while this one runs.
+    queueMicrotask(() => this.prewarm());
+    return worker;
+  }
+
+  async run(process: Process, sys: ProcessSyscalls): Promise<number> {
+    const worker = this.take();
+    try {
+      await worker.ready;
+    } catch (error) {
+      worker.handle.terminate();
+      const reason = error instanceof Error ? error.message : String(error);
+      await writeError(sys, `python3: the interpreter could not start: ${reason}\n`);
+      return 1;
+    }
+    try {
+      return await this.serve(worker, process, sys);
+    } finally {
+      worker.channel.close();
+      worker.handle.terminate();
+    }
+  }
+
+  private async serve(worker: Spare, process: Process, sys: ProcessSyscalls): Promise<number> {
+    const { channel, interrupt } = worker;
+    const start: StartInfo = {
+      argv: process.argv, env: process.env, cwd: process.cwd, pid: process.pid, ppid: process.ppid,
+      tty: [0, 1, 2].map((fd) => safeIsatty(sys, fd)) as [boolean, boolean, boolean],
+      interruptible: true,
+    };
+    channel.answer({ json: { ok: true, value: start } });
+
+    let ended: ((status: number) => void) | undefined;
+    const endedByWatchdog = new Promise<number>((resolve) => {
+      ended = resolve;
+    });
+    let interruptedAt: number | undefined;
+    const watchdog = setInterval(() => {
+      const kill = process.pendingKill ?? (sys.deadlineRemaining() === 0 ? new ProcessKilled(DEADLINE_STATUS, 'deadline') : undefined);
+      if (kill === undefined) return;
+      const now = performance.now();
+      if (interruptedAt === undefined) {
+        interruptedAt = now;
+        Atomics.store(interrupt, 0, SIGINT);
+      } else if (now - interruptedAt > INTERRUPT_GRACE_MS) {
+        ended?.(kill.status);
+      }
+    }, WATCHDOG_MS);
+    try {
+      for (;;) {
+        const next = await Promise.race([channel.next(), endedByWatchdog, worker.handle.failed.then((reason) => new WorkerFailed(reason))]);
+        if (typeof next === 'number') return next;
+        if (next instanceof WorkerFailed) {
+          await writeError(sys, `python3: the interpreter stopped: ${next.message}\n`).catch(() => undefined);
+          return process.pendingKill?.status ?? 1;
+        }
+        if (next === undefined) return 1;
+        const request = next.json as PythonRequest;
+        if (request.op === 'exit') {
+          channel.answer({ json: { ok: true } });
+          // A run stopped by the watchdog ends with the kill's status, whatever Python said.
+          if (interruptedAt !== undefined) return process.pendingKill?.status ?? DEADLINE_STATUS;
+          return typeof request.status === 'number' ? request.status & 0xff : 1;
+        }
+        if (request.op === 'fatal') {
+          await writeError(sys, `python3: ${String(request.message)}\n`).catch(() => undefined);
+          return 1;
+        }
+        try {
+          const served = await serveSyscall(sys, request, next.data);
+          channel.answer({ json: { ok: true, value: served.value }, data: served.data });
+        } catch (error) {
+          const failure = asPythonError(error);
+          if (failure instanceof ProcessKilled) return failure.status;
+          channel.answer({ json: { ok: false, errno: failure.errno, message: failure.message } });
+        }
+      }
+    } finally {
+      clearInterval(watchdog);
+    }
+  }
+}
+
+function safeIsatty(sys: ProcessSyscalls, fd: number): boolean {
+  try {
+    return sys.isatty(fd);
+  } catch {
+    return false;
+  }
+}
+
+async function writeError(sys: ProcessSyscalls, text: string): Promise<void> {
+  try {
+    await sys.write(2, new TextEncoder().encode(text));
+  } catch (error) {
+    if (!(error instanceof KernelError) && !(error instanceof ProcessKilled)) throw error;
+  }
+}
+
+export { Errno };
