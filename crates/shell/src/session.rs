@@ -42,6 +42,23 @@ pub fn run(host: Box<dyn Host>) -> i32 {
     0
 }
 
+/// How many runs `history` keeps when HISTSIZE is not a number (bash's default).
+const DEFAULT_HISTORY_SIZE: usize = 500;
+
+/// Adds a run's command to the history, as an interactive bash adds a line.
+fn remember(shell: &mut Shell, command: &str) {
+    let entry = command.trim_end_matches('\n');
+    if entry.trim().is_empty() {
+        return;
+    }
+    shell.history.push(entry.to_string());
+    let size = shell.get_scalar("HISTSIZE").and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(DEFAULT_HISTORY_SIZE);
+    if shell.history.len() > size {
+        let excess = shell.history.len() - size;
+        shell.history.drain(..excess);
+    }
+}
+
 /// Runs one request; its exit status.
 pub fn run_request(shell: &mut Shell, request: &[u8]) -> i32 {
     let text = String::from_utf8_lossy(request);
@@ -74,6 +91,7 @@ pub fn run_request(shell: &mut Shell, request: &[u8]) -> i32 {
         }
     }
     let command = request.get("command").and_then(Json::as_str).unwrap_or("").to_string();
+    remember(shell, &command);
     let (flow, syntax_error) = shell.run_source(&command, "-c", 1);
     if syntax_error {
         shell.status = 2;

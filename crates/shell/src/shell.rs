@@ -71,6 +71,9 @@ pub struct Shell {
     pub fds: FdTable,
     pub traps: Traps,
     pub jobs: Jobs,
+    /// The session's commands, one entry per run (`history`); empty elsewhere, as in a
+    /// non-interactive bash.
+    pub history: Vec<String>,
     pub dirstack: Vec<String>,
     /// `$?`
     pub status: i32,
@@ -152,6 +155,7 @@ impl Shell {
             fds: FdTable::standard(),
             traps: Traps::default(),
             jobs: Jobs::default(),
+            history: Vec::new(),
             dirstack: Vec::new(),
             status: 0,
             pipestatus: vec![0],

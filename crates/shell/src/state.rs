@@ -12,7 +12,7 @@ use crate::vars::{Assoc, Value, Var, Variables};
 
 /// Bumped whenever the layout changes: saved session state of another version is not
 /// restored (a fresh session starts instead).
-pub const STATE_VERSION: u32 = 2;
+pub const STATE_VERSION: u32 = 3;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
@@ -51,12 +51,14 @@ pub struct State {
     pub random: (u32, u32),
     /// Background jobs (a child shell can list them: `$(jobs -p)`).
     pub jobs: Vec<(u32, Vec<u32>, String)>,
+    pub history: Vec<String>,
 }
 
 codec_struct!(State {
     version, vars, scope_count, functions, aliases, set_options, shopt_options, extra_flags, positional, arg0, cwd,
     dirstack, status, pipestatus, last_bg_pid, shell_pid, traps, frames, loop_depth, subst_depth, subshell_level,
     lineno, mode, error_prefix, source_name, open_fds, hash, elapsed_ns, errexit_suppressed, last_arg, random, jobs,
+    history,
 });
 codec_struct!(CallFrame { name, source, call_line });
 
@@ -157,6 +159,7 @@ impl Shell {
             last_arg: self.last_arg.clone(),
             random: (self.random.seed, self.random.last),
             jobs: self.jobs.list.iter().filter(|j| j.status.is_none()).map(|j| (j.id, j.pids.clone(), j.command.clone())).collect(),
+            history: self.history.clone(),
         }
     }
 
@@ -196,6 +199,7 @@ impl Shell {
         self.random.seed = state.random.0;
         self.random.last = state.random.1;
         self.jobs.list = state.jobs.into_iter().map(|(id, pids, command)| crate::jobs::Job { id, pids, command, status: None }).collect();
+        self.history = state.history;
     }
 
     pub fn state_bytes(&mut self) -> Vec<u8> {

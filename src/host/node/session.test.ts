@@ -39,6 +39,17 @@ describe.skipIf(!shellBuilt)('the session shell', () => {
     await sandbox.destroy();
   });
 
+  it('keeps the history of runs, in forks too', async () => {
+    const sandbox = await Sandbox.create({ wasmDir });
+    await sandbox.run('x=1');
+    await sandbox.run('echo "$x" >/dev/null');
+    const copy = await sandbox.fork();
+    expect((await copy.run('history')).stdout).toBe('    1  x=1\n    2  echo "$x" >/dev/null\n    3  history\n');
+    expect((await sandbox.run('history 1')).stdout).toBe('    3  history 1\n');
+    await sandbox.destroy();
+    await copy.destroy();
+  });
+
   it('ends a run at exit N and goes on', async () => {
     const sandbox = await Sandbox.create({ wasmDir });
     expect((await sandbox.run('y=1; exit 7')).exitCode).toBe(7);

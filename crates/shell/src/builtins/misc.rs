@@ -81,7 +81,27 @@ pub fn bind(shell: &mut Shell, _args: &[String]) -> Flow {
     done(shell, 0)
 }
 
-pub fn history(shell: &mut Shell, _args: &[String]) -> Flow {
+/// `history [N]`, `history -c`: the session's runs, numbered as bash numbers them.
+pub fn history(shell: &mut Shell, args: &[String]) -> Flow {
+    match args.get(1).map(String::as_str) {
+        None => {}
+        Some("-c") => {
+            shell.history.clear();
+            return done(shell, 0);
+        }
+        Some(count) if count.bytes().all(|b| b.is_ascii_digit()) => {}
+        Some(other) if other.starts_with('-') => {
+            return fail(shell, "history", &format!("{}: invalid option\nhistory: usage: history [-c] [n]", other), 2)
+        }
+        Some(other) => return fail(shell, "history", &format!("{}: numeric argument required", other), 1),
+    }
+    let total = shell.history.len();
+    let shown = args.get(1).and_then(|n| n.parse::<usize>().ok()).unwrap_or(total).min(total);
+    let mut out = String::new();
+    for (index, entry) in shell.history.iter().enumerate().skip(total - shown) {
+        out.push_str(&format!("{:>5}  {}\n", index + 1, entry));
+    }
+    print(shell, "history", &out);
     done(shell, 0)
 }
 

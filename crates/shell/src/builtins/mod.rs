@@ -150,7 +150,7 @@ pub fn help_synopsis(name: &str) -> &'static str {
         "getopts" => "getopts optstring name [arg ...]",
         "hash" => "hash [-lr] [-p pathname] [-dt] [name ...]",
         "help" => "help [pattern ...]",
-        "history" => "history (accepted, no history is kept)",
+        "history" => "history [-c] [n]",
         "jobs" => "jobs [-lnprs] [jobspec ...]",
         "kill" => "kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]",
         "let" => "let arg [arg ...]",

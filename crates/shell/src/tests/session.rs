@@ -65,3 +65,20 @@ fn exit_trap_runs_at_the_end_of_its_run() {
 fn corrupt_state_is_rejected() {
     assert!(decode_state(b"not a state").is_err());
 }
+
+#[test]
+fn history_keeps_one_entry_per_run_and_survives_serialization() {
+    let world = world_with(&[]);
+    let mut shell = shell_on(&world, "");
+    run_request(&mut shell, &request("x=1\n"));
+    run_request(&mut shell, &request("echo $x >/dev/null"));
+    let state = decode_state(&shell.state_bytes()).expect("state decodes");
+    let world2 = world_with(&[]);
+    let mut restored = shell_on(&world2, "");
+    restored.restore(state);
+    run_request(&mut restored, &request("history"));
+    assert_eq!(take_stdout(&world2), "    1  x=1\n    2  echo $x >/dev/null\n    3  history\n");
+    run_request(&mut restored, &request("history 1; history -c"));
+    run_request(&mut restored, &request("history"));
+    assert_eq!(take_stdout(&world2), "    4  history 1; history -c\n    1  history\n");
+}
