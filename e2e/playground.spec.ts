@@ -102,9 +102,9 @@ test('files and history survive a reload', async ({ page }) => {
 test('an endless loop hits the timeout: the banner says so, earlier files are intact', async ({ page }) => {
   await openPlayground(page);
   await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByLabel('Run timeout (ms)').fill('2000');
+  await page.getByLabel('Run timeout (ms)').fill('3000');
   await page.getByRole('button', { name: /^Apply/ }).click();
-  await expect(page.locator('.status-bar')).toContainText('timeout 2 s');
+  await expect(page.locator('.status-bar')).toContainText('timeout 3 s');
   await expect(page.locator('#status')).toContainText('Ready');
   await typeInTerminal(page, 'echo kept > before.txt; echo wrote-$((1+1))\n');
   await expect(terminalText(page)).toContainText('wrote-2');
@@ -114,7 +114,8 @@ test('an endless loop hits the timeout: the banner says so, earlier files are in
   await waitIdle(page);
   await typeInTerminal(page, 'cat before.txt && echo still-$((1+1))\n');
   await expect(terminalText(page)).toContainText('still-2');
-  expect((await sandboxRun(page, 'cat before.txt')).stdout).toBe('kept\n');
+  // Polled: on a loaded machine a run can itself meet the short limit set above.
+  await expect.poll(async () => (await sandboxRun(page, 'cat before.txt')).stdout, { timeout: 20_000 }).toBe('kept\n');
 });
 
 test('export a workspace, reset, import it back: the same files', async ({ page }) => {
