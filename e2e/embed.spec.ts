@@ -1,4 +1,5 @@
-// The docs embed from a parent page on another origin (a second server on another port,
+// The docs embed from a parent page on another origin (a second server on another port of
+// 127.0.0.1,
 // not cross-origin isolated): the example docs page's two sandboxes load, answer the
 // postMessage API (run, writeFile, readFile, reset) and send output/exit/resize events;
 // messages from origins that are not allowed are ignored.
@@ -18,7 +19,7 @@ test.beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
-  parentUrl = `http://localhost:${typeof address === 'object' && address !== null ? address.port : 0}/`;
+  parentUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/`;
 });
 
 test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
