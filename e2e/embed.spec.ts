@@ -1,7 +1,6 @@
 // The docs embed from a parent page on another origin (a second server on another port of
-// 127.0.0.1,
-// not cross-origin isolated): the example docs page's two sandboxes load, answer the
-// postMessage API (run, writeFile, readFile, reset) and send output/exit/resize events;
+// 127.0.0.1, not cross-origin isolated): the example docs page's two sandboxes load, answer
+// the postMessage API (run, writeFile, readFile, reset) and send output/exit/resize events;
 // messages from origins that are not allowed are ignored.
 
 import { createServer, type Server } from 'node:http';
