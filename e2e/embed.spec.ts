@@ -85,3 +85,25 @@ test('messages from an origin that is not allowed are ignored', async ({ page, b
   }, baseURL ?? '');
   expect(answered).toBe(false);
 });
+
+test('the embed keeps nothing unless persist=1 asks for it', async ({ page, baseURL }) => {
+  const write = async (): Promise<void> => {
+    await expect(page.locator('.xterm-rows')).toContainText('user@sandbox', { timeout: 30_000 });
+    await page.evaluate(() => (window as unknown as { airlock: { controller: { run(c: string): Promise<unknown> } } }).airlock.controller.run('echo kept > note.txt'));
+  };
+  const list = (): Promise<string> =>
+    page.evaluate(async () => ((await (window as unknown as { airlock: { controller: { run(c: string): Promise<{ stdout: string }> } } }).airlock.controller.run('ls')) as { stdout: string }).stdout);
+
+  await page.goto(`${baseURL}embed.html?id=plain`);
+  await write();
+  await page.reload();
+  await expect(page.locator('.xterm-rows')).toContainText('user@sandbox', { timeout: 30_000 });
+  expect(await list()).toBe('');
+
+  await page.goto(`${baseURL}embed.html?persist=1&id=kept`);
+  await write();
+  await page.evaluate(() => (window as unknown as { airlock: { controller: { flush(): Promise<void> } } }).airlock.controller.flush());
+  await page.reload();
+  await expect(page.locator('.xterm-rows')).toContainText('user@sandbox', { timeout: 30_000 });
+  expect(await list()).toBe('note.txt\n');
+});
