@@ -45,6 +45,11 @@ export class Sandbox {
   private nextRunId = 1;
   private nextSnapshotId = 1;
   private closed = false;
+  /** Resolves at destroy(): a run in progress then ends with SandboxClosedError. */
+  private notifyClosed: () => void = () => undefined;
+  private readonly whenClosed = new Promise<void>((resolve) => {
+    this.notifyClosed = resolve;
+  });
   /** Set when the worker died between operations; the next operation restarts it. */
   private brokenReason: string | undefined;
   private tools: string[] = [];
@@ -234,6 +239,7 @@ export class Sandbox {
         .then((reply) => finish({ kind: 'reply', reply }), reject);
       timers.push(setTimeout(() => finish({ kind: 'timeout' }), timeoutMs + HARD_KILL_GRACE_MS));
       void this.connection.died.then((reason) => finish({ kind: 'died', reason }));
+      void this.whenClosed.then(() => finish({ kind: 'died', reason: 'the sandbox was destroyed' }));
       const signal = options.signal;
       if (signal !== undefined) {
         const onAbort = (): void => {
@@ -252,6 +258,8 @@ export class Sandbox {
       for (const undo of settle) undo();
       this.outputs.delete(runId);
     });
+    // Destroyed meanwhile: no restart from the checkpoint, no result.
+    if (this.closed) throw new SandboxClosedError('the sandbox was destroyed during this run');
 
     let exitCode: number;
     let errorClass: ErrorClass | null;
@@ -418,6 +426,7 @@ export class Sandbox {
   async destroy(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.notifyClosed();
     this.connection.terminate();
   }
 
