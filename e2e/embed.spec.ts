@@ -49,13 +49,17 @@ test('two embedded sandboxes on a page of another origin answer the postMessage 
     const example = (window as unknown as { airlockExample: { request(frame: HTMLIFrameElement, m: object): Promise<{ ok: boolean; value?: unknown; error?: string }>; second: HTMLIFrameElement } }).airlockExample;
     const events: Array<{ type: string; text?: string; exitCode?: number }> = [];
     window.addEventListener('message', (e) => events.push(e.data as { type: string }));
-    const run = await example.request(example.second, { type: 'run', command: 'echo streamed; exit 3' });
+    const [run, queued] = await Promise.all([
+      example.request(example.second, { type: 'run', command: 'echo streamed; sleep 0.3; exit 3' }),
+      example.request(example.second, { type: 'run', command: 'echo queued' }),
+    ]);
     const missing = await example.request(example.second, { type: 'readFile', path: 'nope.txt' });
     await example.request(example.second, { type: 'reset' });
     const afterReset = await example.request(example.second, { type: 'readFile', path: 'words.txt' });
-    return { run, missing, afterReset, events };
+    return { run, queued, missing, afterReset, events };
   });
   expect(replies.run).toEqual({ airlock: 1, type: 'result', id: expect.any(Number), ok: true, value: { exitCode: 3, errorClass: null } });
+  expect(replies.queued).toMatchObject({ ok: true, value: { exitCode: 0 } });
   expect(replies.missing.ok).toBe(false);
   expect(replies.afterReset.ok).toBe(false);
   expect(replies.events.some((e) => e.type === 'output' && e.text?.includes('streamed'))).toBe(true);

@@ -25,6 +25,8 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
   const dark = useDarkMode();
   const session = useRef<TerminalSession | null>(null);
   const exitWaiters = useRef<Waiter[]>([]);
+  /** Runs waiting for the command in progress to end. */
+  const idleWaiters = useRef<Array<() => void>>([]);
   const [source, setSource] = useState('');
   const sandbox = view.phase === 'ready' ? controller.sandbox : undefined;
 
@@ -48,17 +50,28 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
               post(event);
               const waiter = exitWaiters.current.shift();
               waiter?.(event);
+              for (const wake of idleWaiters.current.splice(0)) wake();
             },
           },
     [sandbox, controller],
   );
 
-  /** Runs a line in the terminal (so the reader sees it) and resolves with its exit. */
-  const runInTerminal = (command: string): Promise<Extract<EmbedEvent, { type: 'exit' }>> =>
-    new Promise((resolve, reject) => {
-      if (session.current?.runLine(command) === true) exitWaiters.current.push(resolve);
-      else reject(new Error('a command is already running in this sandbox'));
-    });
+  /**
+   * Runs a line in the terminal (so the reader sees it) and resolves with its exit. While
+   * another command runs (sent earlier, or typed by the reader) it waits for its turn.
+   */
+  const runInTerminal = async (command: string): Promise<Extract<EmbedEvent, { type: 'exit' }>> => {
+    for (;;) {
+      const current = session.current;
+      if (current === null) throw new Error('the sandbox is not ready yet');
+      if (!current.busy) {
+        const exit = new Promise<Extract<EmbedEvent, { type: 'exit' }>>((resolve) => exitWaiters.current.push(resolve));
+        if (current.runLine(command)) return exit;
+        exitWaiters.current.pop();
+      }
+      await new Promise<void>((resolve) => idleWaiters.current.push(resolve));
+    }
+  };
 
   const handle = async (request: EmbedRequest): Promise<unknown> => {
     const current = controller.sandbox;
