@@ -70,6 +70,16 @@ test('uploads, open tabs kept across a reload, keyboard-only tree and terminal',
   await expect(page.locator('[data-path="/home/user/upload.txt"]')).toBeVisible();
   expect((await sandboxRun(page, 'cat upload.txt')).stdout).toBe('uploaded text\n');
 
+  // Drag and drop onto a folder of the tree (named to sort after the files used below).
+  await sandboxRun(page, 'mkdir -p zinbox');
+  const transfer = await page.evaluateHandle(() => {
+    const data = new DataTransfer();
+    data.items.add(new File(['dropped\n'], 'dropped.txt', { type: 'text/plain' }));
+    return data;
+  });
+  await page.locator('[data-path="/home/user/zinbox"]').dispatchEvent('drop', { dataTransfer: transfer });
+  await expect.poll(async () => (await sandboxRun(page, 'cat zinbox/dropped.txt')).stdout).toBe('dropped\n');
+
   // Keyboard only: focus the tree, move with the arrows, open with Enter.
   await page.locator('[data-path="/home/user/data.json"]').focus();
   await page.keyboard.press('ArrowDown');
