@@ -15,6 +15,7 @@ pub fn run(host: Box<dyn Host>, args: Vec<String>) -> i32 {
     }
     let environment = shell.host.environment();
     shell.init_variables(&environment);
+    shell.import_functions(&environment);
     let program = args.first().cloned().unwrap_or_else(|| "bash".to_string());
     let mut command_mode = false;
     let mut stdin_mode = false;

@@ -18,6 +18,7 @@ pub mod io;
 pub mod jobs;
 pub mod json;
 pub mod options;
+pub mod function_attrs;
 pub mod pattern;
 pub mod programs;
 pub mod regex;

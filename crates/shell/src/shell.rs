@@ -63,6 +63,8 @@ pub struct Shell {
     pub host: Box<dyn Host>,
     pub vars: Variables,
     pub functions: FastMap<String, Rc<FunctionDef>>,
+    /// `export -f` / `readonly -f` (see function_attrs.rs).
+    pub function_attrs: BTreeMap<String, u8>,
     pub aliases: Rc<AliasTable>,
     pub options: Options,
     pub positional: Vec<String>,
@@ -148,6 +150,7 @@ impl Shell {
             host,
             vars: Variables::new(),
             functions: FastMap::default(),
+            function_attrs: BTreeMap::new(),
             aliases: Rc::new(AliasTable::default()),
             options: Options::default(),
             positional: Vec::new(),

@@ -12,7 +12,7 @@ use crate::vars::{Assoc, Value, Var, Variables};
 
 /// Bumped whenever the layout changes: saved session state of another version is not
 /// restored (a fresh session starts instead).
-pub const STATE_VERSION: u32 = 3;
+pub const STATE_VERSION: u32 = 4;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
@@ -52,13 +52,14 @@ pub struct State {
     /// Background jobs (a child shell can list them: `$(jobs -p)`).
     pub jobs: Vec<(u32, Vec<u32>, String)>,
     pub history: Vec<String>,
+    pub function_attrs: Vec<(String, u8)>,
 }
 
 codec_struct!(State {
     version, vars, scope_count, functions, aliases, set_options, shopt_options, extra_flags, positional, arg0, cwd,
     dirstack, status, pipestatus, last_bg_pid, shell_pid, traps, frames, loop_depth, subst_depth, subshell_level,
     lineno, mode, error_prefix, source_name, open_fds, hash, elapsed_ns, errexit_suppressed, last_arg, random, jobs,
-    history,
+    history, function_attrs,
 });
 codec_struct!(CallFrame { name, source, call_line });
 
@@ -160,6 +161,7 @@ impl Shell {
             random: (self.random.seed, self.random.last),
             jobs: self.jobs.list.iter().filter(|j| j.status.is_none()).map(|j| (j.id, j.pids.clone(), j.command.clone())).collect(),
             history: self.history.clone(),
+            function_attrs: self.function_attrs.iter().map(|(k, v)| (k.clone(), *v)).collect(),
         }
     }
 
@@ -200,6 +202,7 @@ impl Shell {
         self.random.last = state.random.1;
         self.jobs.list = state.jobs.into_iter().map(|(id, pids, command)| crate::jobs::Job { id, pids, command, status: None }).collect();
         self.history = state.history;
+        self.function_attrs = state.function_attrs.into_iter().collect();
     }
 
     pub fn state_bytes(&mut self) -> Vec<u8> {

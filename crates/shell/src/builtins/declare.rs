@@ -138,6 +138,10 @@ pub fn run(shell: &mut Shell, args: &[String], mode: Mode, name: &str) -> Flow {
         flags.set &= !attr::EXPORT;
     }
     let operands = &args[index..];
+    let function_attrs = (flags.set | flags.unset) & (attr::EXPORT | attr::READONLY);
+    if flags.functions && function_attrs != 0 {
+        return function_attributes(shell, operands, &flags, mode, name);
+    }
     if flags.functions || flags.function_names {
         return functions(shell, operands, flags.function_names, name);
     }
@@ -272,6 +276,57 @@ fn declare_one(shell: &mut Shell, operand: &str, structured: Option<DeclArg>, fl
         }
     }
     result
+}
+
+/// The function bits for the variable attributes `-x` and `-r`.
+fn function_bits(attrs: u16) -> u8 {
+    let mut bits = 0;
+    if attrs & attr::EXPORT != 0 {
+        bits |= crate::function_attrs::EXPORTED;
+    }
+    if attrs & attr::READONLY != 0 {
+        bits |= crate::function_attrs::READONLY;
+    }
+    bits
+}
+
+/// `export -f f`, `readonly -f f`, `declare -fx f`, `export -fn f`; without names, the
+/// functions that have the attribute, each followed by its `declare -f…` line.
+fn function_attributes(shell: &mut Shell, names: &[String], flags: &Flags, mode: Mode, builtin: &str) -> Flow {
+    let set = function_bits(flags.set);
+    let unset = function_bits(flags.unset);
+    if names.is_empty() {
+        let mut listed: Vec<String> = shell.function_attrs.iter().filter(|(_, a)| *a & set == set && set != 0).map(|(n, _)| n.clone()).collect();
+        listed.sort_unstable_by(|a, b| crate::text::collate(a, b));
+        let mut out = String::new();
+        for name in listed {
+            if let Some(def) = shell.functions.get(&name).cloned() {
+                let attributes = shell.function_attrs.get(&name).copied().unwrap_or(0);
+                let letters = format!(
+                    "{}{}",
+                    if attributes & crate::function_attrs::READONLY != 0 { "r" } else { "" },
+                    if attributes & crate::function_attrs::EXPORTED != 0 { "x" } else { "" }
+                );
+                out.push_str(&format!("{}\ndeclare -f{} {}\n", shell_parser::printer::function_to_string(&def), letters, name));
+            }
+        }
+        print(shell, builtin, &out);
+        return done(shell, 0);
+    }
+    let mut status = 0;
+    for name in names {
+        if !shell.functions.contains_key(name) {
+            if mode != Mode::Declare {
+                shell.report(&format!("{}: {}: not a function", builtin, name));
+            }
+            status = 1;
+            continue;
+        }
+        let entry = shell.function_attrs.entry(name.clone()).or_insert(0);
+        // As in bash, readonly cannot be taken away.
+        *entry = (*entry | set) & !(unset & !crate::function_attrs::READONLY);
+    }
+    done(shell, status)
 }
 
 /// `declare -f` / `-F`.

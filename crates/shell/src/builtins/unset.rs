@@ -34,7 +34,13 @@ pub fn unset(shell: &mut Shell, args: &[String]) -> Flow {
             shell.hash.clear();
         }
         if functions && !variables {
+            if shell.function_has(name, crate::function_attrs::READONLY) {
+                shell.report(&format!("unset: {}: cannot unset: readonly function", name));
+                status = 1;
+                continue;
+            }
             shell.functions.remove(name);
+            shell.function_attrs.remove(name);
             continue;
         }
         if let Some(open) = name.find('[') {

@@ -159,7 +159,9 @@ impl Shell {
 
     /// `KEY=VALUE` for every exported variable.
     pub(crate) fn child_environment(&self) -> Vec<Vec<u8>> {
-        self.vars.environment().into_iter().map(|e| crate::text::to_bytes(&e).into_owned()).collect()
+        let mut environment = self.vars.environment();
+        environment.extend(self.function_environment());
+        environment.into_iter().map(|e| crate::text::to_bytes(&e).into_owned()).collect()
     }
 
     /// The descriptor mapping for a child: every open virtual descriptor, with in-memory

@@ -208,8 +208,7 @@ impl Shell {
                 flow
             }
             Command::Function(def) => {
-                self.functions.insert(def.name.clone(), def.clone());
-                self.status = 0;
+                self.status = if self.define_function(def) { 0 } else { 1 };
                 Flow::Normal
             }
         }

@@ -119,3 +119,18 @@ fn temporary_path_is_searched_and_not_hashed() {
     assert_eq!(out("PATH=/nonexistent no_such_cmd 2>/dev/null; echo $?; hash"), "127\nhash: hash table empty\n");
     assert_eq!(out("hash -p /bin/foo foo; hash -t foo; PATH=/x true; hash"), "/bin/foo\nhash: hash table empty\n");
 }
+
+#[test]
+fn exported_functions_round_trip_and_nothing_rides_along() {
+    let world = world_with(&[]);
+    let mut shell = super::shell_on(&world, "");
+    let _ = shell.run_source("f() { echo \"f $1\"; }; export -f f", "-c", 1);
+    let environment = shell.function_environment();
+    assert_eq!(environment.len(), 1);
+    let mut child = super::shell_on(&world, "");
+    child.import_functions(&environment);
+    assert!(child.functions.contains_key("f"));
+    let mut target = super::shell_on(&world, "");
+    target.import_functions(&["BASH_FUNC_g%%=() { :; }; echo injected".to_string(), "BASH_FUNC_h%%=echo no".to_string()]);
+    assert!(target.functions.is_empty());
+}
