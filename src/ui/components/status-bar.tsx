@@ -11,6 +11,8 @@ export function StatusBar({ view }: { view: PlaygroundView }) {
   const state =
     view.phase === 'loading'
       ? 'Starting…'
+      : view.restarting
+        ? 'Restarting the sandbox…'
       : view.phase === 'failed'
         ? 'Failed to start'
         : `Ready: ${view.tools.length} tools. Cross-origin isolated: ${String(globalThis.crossOriginIsolated)}.`;

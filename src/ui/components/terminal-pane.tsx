@@ -78,6 +78,9 @@ export function TerminalPane({ host, history, dark, greeting, onSession, rows, a
     onSession?.(session);
     return () => {
       hasSession.current = false;
+      // A line half-typed when the sandbox is replaced goes on in the next session.
+      const line = session.typedLine;
+      if (line) typedEarly.current.unshift(line);
       onSession?.(null);
       session.dispose();
     };

@@ -40,6 +40,8 @@ export interface PlaygroundView {
   saveState: 'saved' | 'pending' | 'error' | 'off';
   ownership: Ownership;
   running: boolean;
+  /** The sandbox is being replaced (settings, reset, import, restore, take-over). */
+  restarting: boolean;
   tools: string[];
   tabs: OpenTabs;
 }
@@ -81,6 +83,7 @@ export class PlaygroundController {
       saveState: options.persist ? 'saved' : 'off',
       ownership: 'none',
       running: false,
+      restarting: false,
       tools: [],
       tabs: { paths: [], active: null },
     };
@@ -240,11 +243,16 @@ export class PlaygroundController {
 
   /** Replaces the sandbox with a fresh one holding `state` (settings change, reset, take-over). */
   private async recreate(state: SessionState | undefined): Promise<void> {
-    await this.stopRuns();
-    const old = this.current;
-    this.current = undefined;
-    await old?.destroy();
-    await this.createSandbox(state);
+    this.update({ restarting: true });
+    try {
+      await this.stopRuns();
+      const old = this.current;
+      this.current = undefined;
+      await old?.destroy();
+      await this.createSandbox(state);
+    } finally {
+      this.update({ restarting: false });
+    }
   }
 
   // ---- runs ----------------------------------------------------------------------------------
@@ -301,12 +309,19 @@ export class PlaygroundController {
   // ---- settings ------------------------------------------------------------------------------
 
   async applySettings(settings: PlaygroundSettings): Promise<void> {
-    await this.stopRuns();
-    const state = await this.current?.exportState();
-    this.update({ settings });
-    this.saver?.setValue('settings', settings);
-    await this.recreate(state);
-    this.addBanner({ level: 'info', kind: 'settings', title: 'Settings applied: the sandbox was restarted with its files and shell state.' });
+    this.update({ restarting: true });
+    try {
+      await this.stopRuns();
+      const state = await this.current?.exportState();
+      this.update({ settings });
+      this.saver?.setValue('settings', settings);
+      await this.recreate(state);
+      this.addBanner({ level: 'info', kind: 'settings', title: 'Settings applied: the sandbox was restarted with its files and shell state.' });
+    } catch (error) {
+      this.addBanner({ level: 'error', kind: 'settings', title: 'The settings could not be applied.', detail: error instanceof Error ? error.message : String(error) });
+    } finally {
+      this.update({ restarting: false });
+    }
   }
 
   // ---- sessions ------------------------------------------------------------------------------

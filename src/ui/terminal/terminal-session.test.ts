@@ -123,6 +123,14 @@ describe('TerminalSession', () => {
     expect(calls.map((c) => c.command)).toEqual(['printf %s "$PWD"', 'cd src', 'printf %s "$PWD"; (exit 0)', 'ls']);
   });
 
+  it('hands over the half-typed line (the pane gives it to the next session)', async () => {
+    const { terminal, session } = setup(async () => result(0));
+    expect(session.typedLine).toBe('');
+    session.start();
+    terminal.type('echo par');
+    expect(session.typedLine).toBe('echo par');
+  });
+
   it('completes commands and paths with Tab', async () => {
     const { terminal, session } = setup(async () => result(0));
     session.start();

@@ -55,6 +55,11 @@ export class TerminalSession {
     return this.running !== undefined;
   }
 
+  /** The line being typed at the prompt (carried over when the session is replaced). */
+  get typedLine(): string {
+    return this.running === undefined && this.ready ? this.editor.buffer : '';
+  }
+
   /** Shows the first prompt. */
   start(greeting = ''): void {
     if (greeting) this.terminal.write(greeting);
