@@ -1,0 +1,713 @@
+//! bc's lexer and parser (GNU bc 1.07's grammar). Operator precedence, lowest first:
+//! `||`, `&&`, `!`, relations, assignments (right), `+ -`, `* / %`, `^` (right), unary `-`,
+//! `++ --` — so `-2^2` is 4 and `x = 1 < 2` compares the assignment's value, as in GNU bc.
+//! The input is parsed one top-level line at a time: GNU bc runs each line when its
+//! newline is read, and a syntax error discards the line.
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tok {
+    Num(Vec<u8>),
+    Str(Vec<u8>),
+    Name(String),
+    Op(&'static str),
+    Newline,
+    Eof,
+}
+
+#[derive(Debug, Clone)]
+pub enum LValue {
+    Var(String),
+    Elem(String, Box<Expr>),
+    Scale,
+    Ibase,
+    Obase,
+    Last,
+}
+
+#[derive(Debug, Clone)]
+pub enum Arg {
+    Value(Expr),
+    Array(String),
+}
+
+#[derive(Debug, Clone)]
+pub enum Expr {
+    Num(Vec<u8>),
+    Load(LValue),
+    /// An assignment in parentheses: printed, unlike a bare one.
+    Group(Box<Expr>),
+    Assign(LValue, Option<&'static str>, Box<Expr>),
+    /// ++x / --x (prefix: true) and x++ / x--.
+    Step(LValue, i8, bool),
+    Neg(Box<Expr>),
+    Not(Box<Expr>),
+    Bin(&'static str, Box<Expr>, Box<Expr>),
+    Call(String, Vec<Arg>),
+    Length(Box<Expr>),
+    Sqrt(Box<Expr>),
+    ScaleOf(Box<Expr>),
+}
+
+#[derive(Debug, Clone)]
+pub enum PrintItem {
+    Str(Vec<u8>),
+    Value(Expr),
+}
+
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    Expr(Expr),
+    Str(Vec<u8>),
+    Print(Vec<PrintItem>),
+    Block(Vec<Stmt>),
+    If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    While(Expr, Box<Stmt>),
+    For(Option<Expr>, Option<Expr>, Option<Expr>, Box<Stmt>),
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Halt,
+    Limits,
+}
+
+#[derive(Debug, Clone)]
+pub struct Func {
+    pub params: Vec<(String, bool)>,
+    pub autos: Vec<(String, bool)>,
+    pub body: Vec<Stmt>,
+    pub void: bool,
+}
+
+/// What parsing one top-level line gave.
+pub enum Unit {
+    Stmts(Vec<Stmt>),
+    Define(String, Func),
+    /// `quit` was read: bc exits at once.
+    Quit,
+    Eof,
+}
+
+pub struct SyntaxError {
+    pub line: usize,
+    pub message: String,
+}
+
+pub struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    pub line: usize,
+    peeked: Option<Tok>,
+    in_function: bool,
+    /// The last token read was a newline (error recovery then skips nothing more).
+    after_newline: bool,
+}
+
+const KEYWORDS: &[&str] = &["define", "auto", "return", "if", "else", "while", "for", "break", "continue", "print", "quit", "halt", "length", "sqrt", "scale", "ibase", "obase", "last", "limits", "warranty", "read", "void"];
+
+const OPS: &[&str] = &["++", "--", "+=", "-=", "*=", "/=", "%=", "^=", "==", "<=", ">=", "!=", "&&", "||", "+", "-", "*", "/", "%", "^", "=", "<", ">", "!", "(", ")", "[", "]", "{", "}", ",", ";", "."];
+
+type PResult<T> = Result<T, SyntaxError>;
+
+impl<'a> Parser<'a> {
+    pub fn new(src: &'a [u8]) -> Parser<'a> {
+        Parser { src, pos: 0, line: 1, peeked: None, in_function: false, after_newline: false }
+    }
+
+    fn err<T>(&self) -> PResult<T> {
+        Err(SyntaxError { line: self.line, message: "syntax error".to_string() })
+    }
+
+    fn lex(&mut self) -> PResult<Tok> {
+        loop {
+            let c = match self.src.get(self.pos) {
+                None => return Ok(Tok::Eof),
+                Some(c) => *c,
+            };
+            if c == b'\\' && self.src.get(self.pos + 1) == Some(&b'\n') {
+                self.pos += 2;
+                self.line += 1;
+            } else if c == b' ' || c == b'\t' || c == b'\r' {
+                self.pos += 1;
+            } else if c == b'#' {
+                while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+            } else if c == b'/' && self.src.get(self.pos + 1) == Some(&b'*') {
+                self.pos += 2;
+                while self.pos < self.src.len() && !(self.src[self.pos] == b'*' && self.src.get(self.pos + 1) == Some(&b'/')) {
+                    if self.src[self.pos] == b'\n' {
+                        self.line += 1;
+                    }
+                    self.pos += 1;
+                }
+                self.pos = (self.pos + 2).min(self.src.len());
+            } else {
+                break;
+            }
+        }
+        let start = self.pos;
+        let c = self.src[start];
+        if c == b'\n' {
+            self.pos += 1;
+            self.line += 1;
+            self.after_newline = true;
+            return Ok(Tok::Newline);
+        }
+        self.after_newline = false;
+        let is_digit = |c: u8| c.is_ascii_digit() || c.is_ascii_uppercase();
+        if is_digit(c) || (c == b'.' && self.src.get(start + 1).map_or(false, |d| is_digit(*d))) {
+            let mut text = Vec::new();
+            let mut seen_point = false;
+            while let Some(&d) = self.src.get(self.pos) {
+                if is_digit(d) || (d == b'.' && !seen_point) {
+                    seen_point |= d == b'.';
+                    text.push(d);
+                    self.pos += 1;
+                } else if d == b'\\' && self.src.get(self.pos + 1) == Some(&b'\n') {
+                    self.pos += 2;
+                    self.line += 1;
+                } else {
+                    break;
+                }
+            }
+            return Ok(Tok::Num(text));
+        }
+        if c.is_ascii_lowercase() {
+            while self.src.get(self.pos).map_or(false, |d| d.is_ascii_lowercase() || d.is_ascii_digit() || *d == b'_') {
+                self.pos += 1;
+            }
+            return Ok(Tok::Name(String::from_utf8_lossy(&self.src[start..self.pos]).into_owned()));
+        }
+        if c == b'"' {
+            self.pos += 1;
+            let begin = self.pos;
+            while self.pos < self.src.len() && self.src[self.pos] != b'"' {
+                if self.src[self.pos] == b'\n' {
+                    self.line += 1;
+                }
+                self.pos += 1;
+            }
+            if self.pos >= self.src.len() {
+                return self.err();
+            }
+            let s = self.src[begin..self.pos].to_vec();
+            self.pos += 1;
+            return Ok(Tok::Str(s));
+        }
+        for op in OPS {
+            if self.src[start..].starts_with(op.as_bytes()) {
+                self.pos += op.len();
+                return Ok(Tok::Op(op));
+            }
+        }
+        self.pos += 1;
+        self.err()
+    }
+
+    fn peek(&mut self) -> PResult<&Tok> {
+        if self.peeked.is_none() {
+            let t = self.lex()?;
+            self.peeked = Some(t);
+        }
+        match &self.peeked {
+            Some(t) => Ok(t),
+            None => self.err(),
+        }
+    }
+
+    fn next(&mut self) -> PResult<Tok> {
+        match self.peeked.take() {
+            Some(t) => Ok(t),
+            None => self.lex(),
+        }
+    }
+
+    fn is_op(&mut self, op: &str) -> PResult<bool> {
+        Ok(matches!(self.peek()?, Tok::Op(o) if *o == op))
+    }
+
+    fn is_word(&mut self, word: &str) -> PResult<bool> {
+        Ok(matches!(self.peek()?, Tok::Name(n) if n == word))
+    }
+
+    fn expect(&mut self, op: &str) -> PResult<()> {
+        if self.is_op(op)? {
+            self.next()?;
+            Ok(())
+        } else {
+            self.err()
+        }
+    }
+
+    fn skip_newlines(&mut self) -> PResult<()> {
+        while *self.peek()? == Tok::Newline {
+            self.next()?;
+        }
+        Ok(())
+    }
+
+    /// After an error: drop the rest of the line.
+    pub fn recover(&mut self) {
+        self.peeked = None;
+        if self.after_newline {
+            self.after_newline = false;
+            return;
+        }
+        while self.pos < self.src.len() {
+            self.pos += 1;
+            if self.src[self.pos - 1] == b'\n' {
+                self.line += 1;
+                break;
+            }
+        }
+    }
+
+    /// Parses one top-level line (or a function definition).
+    pub fn unit(&mut self) -> PResult<Unit> {
+        let mut stmts = Vec::new();
+        loop {
+            match self.peek()? {
+                Tok::Eof => return Ok(if stmts.is_empty() { Unit::Eof } else { Unit::Stmts(stmts) }),
+                Tok::Newline => {
+                    self.next()?;
+                    return Ok(Unit::Stmts(stmts));
+                }
+                Tok::Op(";") => {
+                    self.next()?;
+                    continue;
+                }
+                Tok::Name(n) if n == "define" => {
+                    if !stmts.is_empty() {
+                        return self.err();
+                    }
+                    self.next()?;
+                    return self.define();
+                }
+                Tok::Name(n) if n == "quit" => return Ok(Unit::Quit),
+                _ => {}
+            }
+            match self.statement() {
+                Ok(s) => stmts.push(s),
+                Err(e) if self.quit_seen() => {
+                    let _ = e;
+                    return Ok(Unit::Quit);
+                }
+                Err(e) => return Err(e),
+            }
+            match self.peek()? {
+                Tok::Op(";") | Tok::Newline | Tok::Eof => {}
+                _ => return self.err(),
+            }
+        }
+    }
+
+    fn quit_seen(&mut self) -> bool {
+        matches!(self.peeked, Some(Tok::Name(ref n)) if n == "quit")
+    }
+
+    fn define(&mut self) -> PResult<Unit> {
+        let mut void = false;
+        let mut name = match self.next()? {
+            Tok::Name(n) => n,
+            _ => return self.err(),
+        };
+        if name == "void" {
+            if let Tok::Name(n) = self.peek()?.clone() {
+                self.next()?;
+                name = n;
+                void = true;
+            }
+        }
+        if KEYWORDS.contains(&name.as_str()) {
+            return self.err();
+        }
+        self.expect("(")?;
+        let params = self.name_list(")")?;
+        self.expect(")")?;
+        self.skip_newlines()?;
+        self.expect("{")?;
+        self.skip_newlines()?;
+        let mut autos = Vec::new();
+        if self.is_word("auto")? {
+            self.next()?;
+            autos = self.name_list("")?;
+            if self.is_op(";")? {
+                self.next()?;
+            }
+        }
+        let was = self.in_function;
+        self.in_function = true;
+        let body = self.block_body();
+        self.in_function = was;
+        if self.quit_seen() {
+            return Ok(Unit::Quit);
+        }
+        let body = body?;
+        Ok(Unit::Define(name, Func { params, autos, body, void }))
+    }
+
+    /// `a, b[], c` up to `close` (or the end of the line for auto).
+    fn name_list(&mut self, close: &str) -> PResult<Vec<(String, bool)>> {
+        let mut out = Vec::new();
+        if !close.is_empty() && self.is_op(close)? {
+            return Ok(out);
+        }
+        loop {
+            let name = match self.next()? {
+                Tok::Name(n) if !KEYWORDS.contains(&n.as_str()) => n,
+                _ => return self.err(),
+            };
+            let array = if self.is_op("[")? {
+                self.next()?;
+                self.expect("]")?;
+                true
+            } else {
+                false
+            };
+            out.push((name, array));
+            if !self.is_op(",")? {
+                return Ok(out);
+            }
+            self.next()?;
+        }
+    }
+
+    /// Statements up to the closing brace.
+    fn block_body(&mut self) -> PResult<Vec<Stmt>> {
+        let mut out = Vec::new();
+        loop {
+            match self.peek()? {
+                Tok::Op("}") => {
+                    self.next()?;
+                    return Ok(out);
+                }
+                Tok::Newline | Tok::Op(";") => {
+                    self.next()?;
+                }
+                Tok::Eof => return self.err(),
+                Tok::Name(n) if n == "quit" => return self.err(),
+                _ => {
+                    out.push(self.statement()?);
+                    match self.peek()? {
+                        Tok::Op(";") | Tok::Newline | Tok::Op("}") => {}
+                        _ => return self.err(),
+                    }
+                }
+            }
+        }
+    }
+
+    fn statement(&mut self) -> PResult<Stmt> {
+        let tok = self.peek()?.clone();
+        match tok {
+            Tok::Str(s) => {
+                self.next()?;
+                Ok(Stmt::Str(s))
+            }
+            Tok::Op("{") => {
+                self.next()?;
+                Ok(Stmt::Block(self.block_body()?))
+            }
+            Tok::Name(n) => match n.as_str() {
+                "if" => {
+                    self.next()?;
+                    let cond = self.paren_expr()?;
+                    self.skip_newlines()?;
+                    let then = self.statement()?;
+                    let otherwise = if self.is_word("else")? {
+                        self.next()?;
+                        self.skip_newlines()?;
+                        Some(Box::new(self.statement()?))
+                    } else {
+                        None
+                    };
+                    Ok(Stmt::If(cond, Box::new(then), otherwise))
+                }
+                "while" => {
+                    self.next()?;
+                    let cond = self.paren_expr()?;
+                    self.skip_newlines()?;
+                    Ok(Stmt::While(cond, Box::new(self.body_statement()?)))
+                }
+                "for" => {
+                    self.next()?;
+                    self.expect("(")?;
+                    let init = self.optional_expr(";")?;
+                    self.expect(";")?;
+                    let cond = self.optional_expr(";")?;
+                    self.expect(";")?;
+                    let step = self.optional_expr(")")?;
+                    self.expect(")")?;
+                    self.skip_newlines()?;
+                    Ok(Stmt::For(init, cond, step, Box::new(self.body_statement()?)))
+                }
+                "break" => self.keyword(Stmt::Break),
+                "continue" => self.keyword(Stmt::Continue),
+                "halt" => self.keyword(Stmt::Halt),
+                "limits" => self.keyword(Stmt::Limits),
+                "return" => {
+                    self.next()?;
+                    if !self.in_function {
+                        return self.err();
+                    }
+                    match self.peek()? {
+                        Tok::Op(";") | Tok::Newline | Tok::Op("}") | Tok::Eof => Ok(Stmt::Return(None)),
+                        _ => Ok(Stmt::Return(Some(self.expr()?))),
+                    }
+                }
+                "print" => {
+                    self.next()?;
+                    let mut items = Vec::new();
+                    loop {
+                        if let Tok::Str(s) = self.peek()?.clone() {
+                            self.next()?;
+                            items.push(PrintItem::Str(s));
+                        } else {
+                            items.push(PrintItem::Value(self.expr()?));
+                        }
+                        if !self.is_op(",")? {
+                            return Ok(Stmt::Print(items));
+                        }
+                        self.next()?;
+                    }
+                }
+                "quit" | "define" | "auto" | "else" => self.err(),
+                _ => Ok(Stmt::Expr(self.expr()?)),
+            },
+            _ => Ok(Stmt::Expr(self.expr()?)),
+        }
+    }
+
+    /// A loop body: an empty statement is not allowed there.
+    fn body_statement(&mut self) -> PResult<Stmt> {
+        if self.is_op(";")? {
+            return self.err();
+        }
+        self.statement()
+    }
+
+    fn keyword(&mut self, s: Stmt) -> PResult<Stmt> {
+        self.next()?;
+        Ok(s)
+    }
+
+    fn paren_expr(&mut self) -> PResult<Expr> {
+        self.expect("(")?;
+        let e = self.expr()?;
+        self.expect(")")?;
+        Ok(e)
+    }
+
+    fn optional_expr(&mut self, end: &str) -> PResult<Option<Expr>> {
+        if self.is_op(end)? {
+            Ok(None)
+        } else {
+            Ok(Some(self.expr()?))
+        }
+    }
+
+    pub fn expr(&mut self) -> PResult<Expr> {
+        let mut left = self.and_expr()?;
+        while self.is_op("||")? {
+            self.next()?;
+            left = Expr::Bin("||", Box::new(left), Box::new(self.and_expr()?));
+        }
+        Ok(left)
+    }
+
+    fn and_expr(&mut self) -> PResult<Expr> {
+        let mut left = self.not_expr()?;
+        while self.is_op("&&")? {
+            self.next()?;
+            left = Expr::Bin("&&", Box::new(left), Box::new(self.not_expr()?));
+        }
+        Ok(left)
+    }
+
+    fn not_expr(&mut self) -> PResult<Expr> {
+        if self.is_op("!")? {
+            self.next()?;
+            return Ok(Expr::Not(Box::new(self.not_expr()?)));
+        }
+        self.rel_expr()
+    }
+
+    fn rel_expr(&mut self) -> PResult<Expr> {
+        let mut left = self.assign_expr()?;
+        loop {
+            let op = match self.peek()? {
+                Tok::Op(o) if matches!(*o, "<" | "<=" | ">" | ">=" | "==" | "!=") => *o,
+                _ => return Ok(left),
+            };
+            self.next()?;
+            left = Expr::Bin(op, Box::new(left), Box::new(self.assign_expr()?));
+        }
+    }
+
+    fn assign_expr(&mut self) -> PResult<Expr> {
+        let left = self.add_expr()?;
+        let op = match self.peek()? {
+            Tok::Op(o) if matches!(*o, "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "^=") => *o,
+            _ => return Ok(left),
+        };
+        let target = match left {
+            Expr::Load(lv) => lv,
+            _ => return self.err(),
+        };
+        self.next()?;
+        let value = if self.is_op("!")? { self.not_expr()? } else { self.assign_expr()? };
+        let op = if op == "=" { None } else { Some(&op[..1]) };
+        let op = op.map(|o| match o {
+            "+" => "+",
+            "-" => "-",
+            "*" => "*",
+            "/" => "/",
+            "%" => "%",
+            _ => "^",
+        });
+        Ok(Expr::Assign(target, op, Box::new(value)))
+    }
+
+    fn add_expr(&mut self) -> PResult<Expr> {
+        let mut left = self.mul_expr()?;
+        loop {
+            let op = match self.peek()? {
+                Tok::Op(o) if matches!(*o, "+" | "-") => *o,
+                _ => return Ok(left),
+            };
+            self.next()?;
+            left = Expr::Bin(op, Box::new(left), Box::new(self.mul_expr()?));
+        }
+    }
+
+    fn mul_expr(&mut self) -> PResult<Expr> {
+        let mut left = self.pow_expr()?;
+        loop {
+            let op = match self.peek()? {
+                Tok::Op(o) if matches!(*o, "*" | "/" | "%") => *o,
+                _ => return Ok(left),
+            };
+            self.next()?;
+            left = Expr::Bin(op, Box::new(left), Box::new(self.pow_expr()?));
+        }
+    }
+
+    fn pow_expr(&mut self) -> PResult<Expr> {
+        let base = self.unary_expr()?;
+        if self.is_op("^")? {
+            self.next()?;
+            return Ok(Expr::Bin("^", Box::new(base), Box::new(self.pow_expr()?)));
+        }
+        Ok(base)
+    }
+
+    fn unary_expr(&mut self) -> PResult<Expr> {
+        if self.is_op("-")? {
+            self.next()?;
+            return Ok(Expr::Neg(Box::new(self.unary_expr()?)));
+        }
+        for (op, delta) in [("++", 1i8), ("--", -1i8)] {
+            if self.is_op(op)? {
+                self.next()?;
+                return match self.primary()? {
+                    Expr::Load(lv) => Ok(Expr::Step(lv, delta, true)),
+                    _ => self.err(),
+                };
+            }
+        }
+        let e = self.primary()?;
+        for (op, delta) in [("++", 1i8), ("--", -1i8)] {
+            if self.is_op(op)? {
+                if let Expr::Load(lv) = e {
+                    self.next()?;
+                    return Ok(Expr::Step(lv, delta, false));
+                }
+                return self.err();
+            }
+        }
+        Ok(e)
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        match self.next()? {
+            Tok::Num(n) => Ok(Expr::Num(n)),
+            Tok::Op("(") => {
+                let e = self.expr()?;
+                self.expect(")")?;
+                Ok(match e {
+                    Expr::Assign(..) => Expr::Group(Box::new(e)),
+                    e => e,
+                })
+            }
+            Tok::Op(".") => Ok(Expr::Load(LValue::Last)),
+            Tok::Name(n) => match n.as_str() {
+                "scale" if self.is_op("(")? => Ok(Expr::ScaleOf(Box::new(self.paren_expr()?))),
+                "scale" => Ok(Expr::Load(LValue::Scale)),
+                "ibase" => Ok(Expr::Load(LValue::Ibase)),
+                "obase" => Ok(Expr::Load(LValue::Obase)),
+                "last" => Ok(Expr::Load(LValue::Last)),
+                "length" => Ok(Expr::Length(Box::new(self.paren_expr()?))),
+                "sqrt" => Ok(Expr::Sqrt(Box::new(self.paren_expr()?))),
+                _ if KEYWORDS.contains(&n.as_str()) => self.err(),
+                _ => {
+                    if self.is_op("(")? {
+                        self.next()?;
+                        let args = self.call_args()?;
+                        return Ok(Expr::Call(n, args));
+                    }
+                    if self.is_op("[")? {
+                        self.next()?;
+                        let index = self.expr()?;
+                        self.expect("]")?;
+                        return Ok(Expr::Load(LValue::Elem(n, Box::new(index))));
+                    }
+                    Ok(Expr::Load(LValue::Var(n)))
+                }
+            },
+            _ => self.err(),
+        }
+    }
+
+    fn call_args(&mut self) -> PResult<Vec<Arg>> {
+        let mut args = Vec::new();
+        if self.is_op(")")? {
+            self.next()?;
+            return Ok(args);
+        }
+        loop {
+            // `name[]` passes an array.
+            let arg = if let Tok::Name(n) = self.peek()?.clone() {
+                let save = (self.pos, self.line, self.peeked.clone());
+                self.next()?;
+                if self.is_op("[")? {
+                    self.next()?;
+                    if self.is_op("]")? {
+                        self.next()?;
+                        Some(Arg::Array(n))
+                    } else {
+                        self.pos = save.0;
+                        self.line = save.1;
+                        self.peeked = save.2;
+                        None
+                    }
+                } else {
+                    self.pos = save.0;
+                    self.line = save.1;
+                    self.peeked = save.2;
+                    None
+                }
+            } else {
+                None
+            };
+            args.push(match arg {
+                Some(a) => a,
+                None => Arg::Value(self.expr()?),
+            });
+            if self.is_op(")")? {
+                self.next()?;
+                return Ok(args);
+            }
+            self.expect(",")?;
+        }
+    }
+}
