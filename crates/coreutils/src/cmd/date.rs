@@ -191,6 +191,11 @@ struct Printer {
 
 impl Printer {
     fn print(&self, io: &mut Io, secs: i64, nanos: u32) -> i32 {
+        // GNU's limit is the year range of struct tm (an int); this keeps the arithmetic safe.
+        if secs.unsigned_abs() > 67_767_976_233_316_604 / 2 {
+            io.error(format!("time {} is out of range", secs));
+            return 1;
+        }
         let mut line = format(&self.fmt, &Moment::new(secs, nanos, self.offset, &self.zone));
         line.push(b'\n');
         match io.out(&line) {

@@ -485,11 +485,11 @@ fn relative(tokens: &[Token], i: usize, n: i64, unit: (i64, i64), st: &mut State
     let (n, next) = if word_at(tokens, i + 1) == Some("AGO") { (-n, i + 2) } else { (n, i + 1) };
     st.rels_seen = true;
     if unit.0 != 0 {
-        st.rel_months += n * unit.0;
+        st.rel_months = st.rel_months.saturating_add(n.saturating_mul(unit.0));
     } else if unit.1 % 86400 == 0 {
-        st.rel_days += n * (unit.1 / 86400);
+        st.rel_days = st.rel_days.saturating_add(n.saturating_mul(unit.1 / 86400));
     } else {
-        st.rel_seconds += n * unit.1;
+        st.rel_seconds = st.rel_seconds.saturating_add(n.saturating_mul(unit.1));
     }
     next
 }
@@ -527,6 +527,10 @@ fn compute(st: &State, now: (i64, u32), local_offset: i64) -> Option<(i64, u32)>
         if let Some(y) = y {
             year = two_digit_year(y, digits);
         }
+        // Far beyond what time_t holds; also keeps the calendar arithmetic in range.
+        if year.abs() > 1_000_000_000 {
+            return None;
+        }
         if !(1..=12).contains(&m) || d < 1 || d > days_in_month(year, m) {
             return None;
         }
@@ -546,14 +550,17 @@ fn compute(st: &State, now: (i64, u32), local_offset: i64) -> Option<(i64, u32)>
     let mut days = days_from_civil(year, month as u32, day as u32);
     if let (Some((ordinal, weekday)), 0) = (st.weekday, st.dates_seen) {
         let wday = (days + 4).rem_euclid(7);
-        days += (ordinal - (ordinal > 0 && wday != weekday) as i64) * 7 + (weekday - wday + 7) % 7;
+        days = days.checked_add((ordinal - (ordinal > 0 && wday != weekday) as i64).checked_mul(7)? + (weekday - wday + 7) % 7)?;
+    }
+    if st.rel_months.abs() > 12_000_000_000 || st.rel_days.abs() > 400_000_000_000 {
+        return None;
     }
     if st.rel_months != 0 {
         let (y, m, d) = civil_from_days(days);
         let total = y * 12 + m as i64 - 1 + st.rel_months;
         days = days_from_civil(total.div_euclid(12), total.rem_euclid(12) as u32 + 1, 1) + d as i64 - 1;
     }
-    days += st.rel_days;
+    days = days.checked_add(st.rel_days)?;
     let secs = days.checked_mul(86400)?.checked_add(hour * 3600 + minute * 60 + second - offset)?.checked_add(st.rel_seconds)?;
     Some((secs, nanos))
 }
