@@ -13,7 +13,8 @@ export function createSandboxRunner(): (c: CompatCase) => Promise<Outcome> {
       const result = await sandbox.run(c.script, {
         env: caseEnv(SANDBOX_HOME, '/usr/local/bin:/usr/bin:/bin'),
         stdin: c.stdin,
-        timeoutMs: c.timeout ?? 10_000,
+        // Python's first start in a fresh sandbox compiles Pyodide (seconds on a loaded machine).
+        timeoutMs: c.timeout ?? ((c as { suite?: string }).suite === 'python' ? 60_000 : 10_000),
       });
       return {
         stdout: Buffer.from(result.stdoutBytes),

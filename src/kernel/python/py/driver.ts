@@ -252,7 +252,10 @@ def finish(status):
         try:
             stream.flush()
         except BrokenPipeError:
-            status = 120
+            # What CPython shows for a reader that went away (e.g. | head): the run fails
+            # with status 1, not the 120 of other flush errors.
+            if status == 0:
+                status = 1
         except BaseException as error:
             try:
                 sys.__stderr__.write('Exception ignored on flushing sys.%s:\n%s: %s\n' % (name, type(error).__name__, error))
