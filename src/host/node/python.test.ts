@@ -90,6 +90,15 @@ EOF`;
     expect((await run(`python3 -c 'print("still here")'`)).out).toBe('still here\n');
   });
 
+  it('refuses pip, micropip, venv and -i clearly', async () => {
+    const pip = await run('pip install requests');
+    expect(pip).toMatchObject({ code: 1, err: 'pip: pip is not available: no package source is configured for this sandbox, so packages cannot be installed\n' });
+    expect((await run('python3 -m pip install x')).code).toBe(1);
+    expect((await run(`python3 -c 'import micropip'`)).err).toContain('micropip is not available');
+    expect((await run('python3 -m venv v')).err).toContain('virtual environments are not supported');
+    expect((await run('python3 -i')).code).toBe(2);
+  });
+
   it('gives every invocation a fresh interpreter', async () => {
     const out = await run(`python3 -c 'import json, sys; json.x = 1; sys.modules["leak"] = 1; print(1)'; python3 -c 'import json, sys; print(hasattr(json, "x"), "leak" in sys.modules)'`);
     expect(out.out).toBe('1\nFalse False\n');

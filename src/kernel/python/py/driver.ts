@@ -284,7 +284,8 @@ def main(start_json):
     import _airlock_sandbox
     _airlock_sandbox.install(start, env)
     if argv0.startswith('pip'):
-        return finish(refuse('pip is not available: ' + PACKAGE_MESSAGE, 1))
+        sys.stderr.write('%s: pip is not available: %s\n' % (argv0, PACKAGE_MESSAGE))
+        return finish(1)
     if options['version']:
         print(VERSION_TEXT if options['version'] == 1 else VERSION_TEXT + ' (Pyodide %s, Airlock sandbox)' % sys.version.split('(')[0].strip())
         return finish(0)
