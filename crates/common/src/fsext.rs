@@ -113,7 +113,14 @@ mod imp {
     }
 
     pub fn umask(mask: Option<u32>) -> u32 {
-        airlock_sys::umask(mask).unwrap_or(0o022)
+        // Read by setting and restoring: kernels before the fix of proc_umask's "only read"
+        // value (0xffffffff arrives in JS as -1) set the umask to 0o777 on a plain read.
+        let set = mask.unwrap_or(0o022);
+        let previous = airlock_sys::umask(Some(set)).unwrap_or(0o022);
+        if mask.is_none() {
+            let _ = airlock_sys::umask(Some(previous));
+        }
+        previous
     }
 }
 

@@ -31,7 +31,20 @@ fn c_path(path: &Path) -> io::Result<CString> {
 
 /// utimensat(AT_FDCWD, path, times, follow ? 0 : AT_SYMLINK_NOFOLLOW).
 pub fn set_times(path: &Path, atime: SetTime, mtime: SetTime, follow: bool) -> io::Result<()> {
+    let mtime = if cfg!(target_os = "wasi") { explicit_mtime(path, mtime, follow)? } else { mtime };
     imp::set_times(&c_path(path)?, atime, mtime, follow)
+}
+
+/// The wasi-libc that Rust's wasm32-wasi target ships ignores UTIME_NOW and UTIME_OMIT in
+/// the mtime slot of utimensat (it sends them as a time, or fails with EINVAL), so on WASI
+/// the mtime is always passed as a value: the current one for Omit, the clock for Now.
+fn explicit_mtime(path: &Path, mtime: SetTime, follow: bool) -> io::Result<SetTime> {
+    let ns = match mtime {
+        SetTime::At(..) => return Ok(mtime),
+        SetTime::Omit => crate::fsext::metadata(path, follow)?.mtime_ns,
+        SetTime::Now => std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as i128).unwrap_or(0),
+    };
+    Ok(SetTime::At(ns.div_euclid(1_000_000_000) as i64, ns.rem_euclid(1_000_000_000) as u32))
 }
 
 /// symlink(target, link).
