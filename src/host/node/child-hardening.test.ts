@@ -26,7 +26,20 @@ const print = (text) => stdout.write(text);
 const envCount = Object.keys(process.env).length;
 attempt('writeFile', () => writeFileSync(process.env.ESCAPE_FILE ?? '/tmp/airlock-escape-' + process.pid, 'x'));
 attempt('spawn', () => spawnSync('/bin/true').error ?? 'ran');
-attempt('worker', () => new Worker('1', { eval: true }) && 'started');
+// Workers are allowed (Python runs in one, ARCHITECTURE.md §1) and inherit the walls.
+const workerSource = "const { parentPort } = require('node:worker_threads'); const r = {}; " +
+  "try { require('node:fs').writeFileSync(process.env.ESCAPE_FILE ?? '/tmp/airlock-escape-worker', 'x'); r.writeFile = 'allowed'; } catch (e) { r.writeFile = 'denied: ' + e.code; } " +
+  "try { require('node:child_process').spawnSync('/bin/true'); r.spawn = 'allowed'; } catch (e) { r.spawn = 'denied: ' + e.code; } " +
+  "try { r.eval = 'allowed: ' + eval('1 + 1'); } catch (e) { r.eval = 'denied: ' + e.name; } parentPort.postMessage(r);";
+const workerReport = new Promise((resolve) => {
+  try {
+    const worker = new Worker(workerSource, { eval: true });
+    worker.on('message', (r) => { resolve(r); void worker.terminate(); });
+    worker.on('error', (e) => resolve({ error: String(e) }));
+  } catch (e) {
+    resolve({ started: 'denied: ' + (e.code ?? e.name) });
+  }
+});
 const removed = hardenRealm();
 attempt('eval', () => eval('1 + 1'));
 attempt('Function', () => new Function('return 1')());
@@ -36,8 +49,9 @@ report.process = typeof globalThis.process;
 report.removed = removed;
 const port = Number(argv[argv.length - 1].split('=')[1]);
 const socket = connect({ host: '127.0.0.1', port });
-socket.on('connect', () => { report.network = 'connected'; socket.destroy(); print(JSON.stringify(report)); });
-socket.on('error', (e) => { report.network = 'refused: ' + e.code; print(JSON.stringify(report)); });
+const done = async () => { report.worker = await workerReport; print(JSON.stringify(report)); };
+socket.on('connect', () => { report.network = 'connected'; socket.destroy(); void done(); });
+socket.on('error', (e) => { report.network = 'refused: ' + e.code; void done(); });
 `;
 
 let dir: string;
@@ -61,7 +75,7 @@ afterAll(() => {
 });
 
 describe('the Node sandbox child', () => {
-  it('cannot write files, start processes or workers, generate code, read the host env or reach the network', () => {
+  it('cannot write files, start processes (also from a worker), generate code, read the host env or reach the network', () => {
     const { program, args } = childCommand({ bundle, wasmDir: dir, messageBytes: 1024, isolateNetwork: true });
     const canary = join(dir, 'escaped');
     // The probe reads its port from the last argument.
@@ -70,7 +84,7 @@ describe('the Node sandbox child', () => {
     const report = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(report.writeFile).toBe('denied: ERR_ACCESS_DENIED');
     expect(report.spawn).toBe('denied: ERR_ACCESS_DENIED');
-    expect(report.worker).toBe('denied: ERR_ACCESS_DENIED');
+    expect(report.worker).toEqual({ writeFile: 'denied: ERR_ACCESS_DENIED', spawn: 'denied: ERR_ACCESS_DENIED', eval: 'denied: EvalError' });
     expect(report.eval).toMatch(/^denied: EvalError/);
     expect(report.Function).toMatch(/^denied: EvalError/);
     expect(report.envCount).toBe(0);

@@ -8,12 +8,14 @@
 // warm per configuration: creating a sandbox then costs an init message.
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import * as Comlink from 'comlink';
 import { installErrorTransfer } from '../../protocol/channel.js';
 import { isWorkerEvent, type KernelApi, type WorkerEvent } from '../../protocol/messages.js';
 import { framedEndpoint, type FramedEndpoint } from '../../protocol/node-framing.js';
 import type { ConnectOptions, KernelConnection } from '../connection.js';
+import { pyodideDirectory } from '../python/node-snapshot.js';
 
 export interface ChildSpec {
   bundle: string;
@@ -21,6 +23,8 @@ export interface ChildSpec {
   messageBytes: number;
   /** Run the child without network (unshare -n) when the OS allows it. */
   isolateNetwork: boolean;
+  /** Python's memory snapshot file (src/host/python/node-snapshot.ts), if there is one. */
+  pythonSnapshot?: string;
 }
 
 let unshareWorks: boolean | undefined;
@@ -37,15 +41,24 @@ function canUnshareNetwork(): boolean {
 
 /** The command line that starts a sandbox child for `spec`. */
 export function childCommand(spec: ChildSpec): { program: string; args: string[] } {
+  const pyodideDir = pyodideDirectory();
   const nodeArgs = [
     '--disallow-code-generation-from-strings',
     '--experimental-permission',
     `--allow-fs-read=${spec.bundle}`,
     `--allow-fs-read=${spec.wasmDir}`,
+    // Python runs in a worker_thread of the child (ARCHITECTURE.md §2); the worker inherits
+    // this permission model and may read only its script and Pyodide's files.
+    '--allow-worker',
+    `--allow-fs-read=${join(dirname(spec.bundle), 'python-worker.mjs')}`,
+    ...(pyodideDir === undefined ? [] : [`--allow-fs-read=${pyodideDir}`]),
+    ...(spec.pythonSnapshot === undefined ? [] : [`--allow-fs-read=${spec.pythonSnapshot}`]),
     '--no-warnings',
     spec.bundle,
     `--airlock-message-bytes=${spec.messageBytes}`,
     `--airlock-wasm-dir=${spec.wasmDir}`,
+    ...(pyodideDir === undefined ? [] : [`--airlock-pyodide-dir=${pyodideDir}`]),
+    ...(spec.pythonSnapshot === undefined ? [] : [`--airlock-python-snapshot=${spec.pythonSnapshot}`]),
   ];
   if (spec.isolateNetwork && canUnshareNetwork()) {
     return { program: UNSHARE, args: ['-n', '--', process.execPath, ...nodeArgs] };

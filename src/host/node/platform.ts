@@ -8,6 +8,7 @@ import type { ConnectOptions, KernelConnection, Platform } from '../connection.j
 import { ChildPool } from './child-process.js';
 import { kernelBundlePath, packageRoot } from './kernel-bundle.js';
 import { nodeNetwork } from '../network/node-network.js';
+import { pythonSnapshotFile } from '../python/node-snapshot.js';
 
 interface Manifest {
   modules: Array<{ name: string; file: string; commands: string[] }>;
@@ -34,7 +35,8 @@ export function nodePlatform(options: NodePlatformOptions = {}): Platform {
     network: nodeNetwork,
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
       const bundle = await kernelBundlePath();
-      return pool.connect({ bundle, wasmDir, messageBytes: connectOptions.messageBytes, isolateNetwork: options.isolateNetwork !== false }, connectOptions);
+      const pythonSnapshot = pythonSnapshotFile(bundle);
+      return pool.connect({ bundle, wasmDir, messageBytes: connectOptions.messageBytes, isolateNetwork: options.isolateNetwork !== false, pythonSnapshot }, connectOptions);
     },
     async modules(): Promise<ModuleSpec[]> {
       manifest ??= JSON.parse(readFileSync(join(wasmDir, 'manifest.json'), 'utf8')) as Manifest;

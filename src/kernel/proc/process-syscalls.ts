@@ -137,8 +137,12 @@ export class ProcessSyscalls {
   async read(fd: number, max: number): Promise<Uint8Array> {
     this.enter();
     const description = this.process.fds.get(fd);
-    // Copy: a pipe may hand out a view of its buffer.
-    return (await this.retry(() => description.read(max))).slice();
+    // Copy at once: a pipe may hand out a view of its buffer, which the writer may refill
+    // before an awaiting caller resumes.
+    return this.retry(() => {
+      const result = description.read(max);
+      return isBlocked(result) ? result : result.slice();
+    });
   }
 
   async write(fd: number, data: Uint8Array): Promise<number> {
@@ -359,7 +363,10 @@ export class ProcessSyscalls {
   /** The next piece of the body (at most `max` bytes); empty at the end. */
   async netRead(handle: number, max: number): Promise<Uint8Array> {
     this.enter();
-    return (await this.retry(() => this.kernel.net.bodyOf(this.process, handle, max))).slice();
+    return this.retry(() => {
+      const result = this.kernel.net.bodyOf(this.process, handle, max);
+      return isBlocked(result) ? result : result.slice();
+    });
   }
 
   netClose(handle: number): void {
