@@ -436,12 +436,20 @@ export function createWasiImports(process: Process, kernel: WasiKernel, gate: Sy
         memory.setU32(neventsPtr, ready.length);
         return Errno.SUCCESS;
       };
-      const delay = earliest - performance.now();
-      if (delay <= 0) return finish();
-      const blocker = new Blocker('external', 'sleep');
-      const timer = setTimeout(() => blocker.wake(), delay);
-      blocker.onSettle(() => clearTimeout(timer));
-      return scheduler.wait(process, blocker).then(finish);
+      // Timers may fire a little before the monotonic clock reaches the target (they round
+      // to whole milliseconds): sleep again for the rest, so a sleep is never short.
+      const sleepUntilEarliest = async (): Promise<number> => {
+        for (;;) {
+          const delay = earliest - performance.now();
+          if (delay <= 0) return finish();
+          const blocker = new Blocker('external', 'sleep');
+          const timer = setTimeout(() => blocker.wake(), Math.ceil(delay));
+          blocker.onSettle(() => clearTimeout(timer));
+          await scheduler.wait(process, blocker);
+        }
+      };
+      if (earliest - performance.now() <= 0) return finish();
+      return sleepUntilEarliest();
     },
 
     proc_exit: (code: number): number => {
