@@ -7,6 +7,8 @@
 
 #[path = "bc/exec.rs"]
 mod exec;
+#[path = "bc/lex.rs"]
+mod lex;
 #[path = "bc/mathlib.rs"]
 mod mathlib;
 #[path = "bc/num.rs"]

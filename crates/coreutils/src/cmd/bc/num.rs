@@ -43,7 +43,11 @@ impl Num {
     /// 10); in longer numerals a digit ≥ ibase counts as ibase-1. The scale is the number
     /// of fraction digits written.
     pub fn parse(text: &[u8], ibase: u32) -> Num {
-        let digit = |c: u8| if c.is_ascii_digit() { (c - b'0') as u32 } else { (c - b'A') as u32 + 10 };
+        let digit = |c: u8| match c {
+            b'0'..=b'9' => (c - b'0') as u32,
+            b'A'..=b'Z' => (c - b'A') as u32 + 10,
+            _ => 0,
+        };
         let single = text.iter().filter(|c| **c != b'.').count() == 1;
         let clamp = |d: u32| if single || d < ibase { d } else { ibase - 1 };
         let (int_part, frac_part) = match text.iter().position(|c| *c == b'.') {
@@ -274,7 +278,7 @@ mod tests {
         assert_eq!(t(&n("2").sqrt(5).unwrap()), "1.41421");
         assert_eq!(t(&n("2").sqrt(3).unwrap().mul(&n("2").sqrt(3).unwrap(), 3)), "1.999");
         assert_eq!(t(&n("1.5").pow(3, 3).unwrap()), "3.375");
-        assert_eq!(t(&n("-0.5")), "-.5");
+        assert_eq!(t(&n("0.5").neg()), "-.5");
         assert_eq!(String::from_utf8(n("12345.678").to_text(20)).unwrap(), " 01 10 17 05.13 11 04");
         assert_eq!(String::from_utf8(Num::parse(b"FF.F", 16).to_text(16)).unwrap(), "FF.E");
         assert_eq!(t(&Num::parse(b"1A", 10)), "19");

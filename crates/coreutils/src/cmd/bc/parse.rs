@@ -1,18 +1,12 @@
 //! bc's lexer and parser (GNU bc 1.07's grammar). Operator precedence, lowest first:
 //! `||`, `&&`, `!`, relations, assignments (right), `+ -`, `* / %`, `^` (right), unary `-`,
 //! `++ --` — so `-2^2` is 4 and `x = 1 < 2` compares the assignment's value, as in GNU bc.
-//! The input is parsed one top-level line at a time: GNU bc runs each line when its
+//! Tokens come from bc/lex.rs. The input is parsed one top-level line at a time: GNU bc runs each line when its
 //! newline is read, and a syntax error discards the line.
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum Tok {
-    Num(Vec<u8>),
-    Str(Vec<u8>),
-    Name(String),
-    Op(&'static str),
-    Newline,
-    Eof,
-}
+
+pub use super::lex::Tok;
+use super::lex::Lexer;
 
 #[derive(Debug, Clone)]
 pub enum LValue {
@@ -93,115 +87,30 @@ pub struct SyntaxError {
 }
 
 pub struct Parser<'a> {
-    src: &'a [u8],
-    pos: usize,
-    pub line: usize,
+    lx: Lexer<'a>,
     peeked: Option<Tok>,
     in_function: bool,
-    /// The last token read was a newline (error recovery then skips nothing more).
-    after_newline: bool,
 }
 
 const KEYWORDS: &[&str] = &["define", "auto", "return", "if", "else", "while", "for", "break", "continue", "print", "quit", "halt", "length", "sqrt", "scale", "ibase", "obase", "last", "limits", "warranty", "read", "void"];
 
-const OPS: &[&str] = &["++", "--", "+=", "-=", "*=", "/=", "%=", "^=", "==", "<=", ">=", "!=", "&&", "||", "+", "-", "*", "/", "%", "^", "=", "<", ">", "!", "(", ")", "[", "]", "{", "}", ",", ";", "."];
 
 type PResult<T> = Result<T, SyntaxError>;
 
 impl<'a> Parser<'a> {
     pub fn new(src: &'a [u8]) -> Parser<'a> {
-        Parser { src, pos: 0, line: 1, peeked: None, in_function: false, after_newline: false }
+        Parser { lx: Lexer::new(src), peeked: None, in_function: false }
     }
 
     fn err<T>(&self) -> PResult<T> {
-        Err(SyntaxError { line: self.line, message: "syntax error".to_string() })
+        Err(SyntaxError { line: self.lx.line, message: "syntax error".to_string() })
     }
 
     fn lex(&mut self) -> PResult<Tok> {
-        loop {
-            let c = match self.src.get(self.pos) {
-                None => return Ok(Tok::Eof),
-                Some(c) => *c,
-            };
-            if c == b'\\' && self.src.get(self.pos + 1) == Some(&b'\n') {
-                self.pos += 2;
-                self.line += 1;
-            } else if c == b' ' || c == b'\t' || c == b'\r' {
-                self.pos += 1;
-            } else if c == b'#' {
-                while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
-                    self.pos += 1;
-                }
-            } else if c == b'/' && self.src.get(self.pos + 1) == Some(&b'*') {
-                self.pos += 2;
-                while self.pos < self.src.len() && !(self.src[self.pos] == b'*' && self.src.get(self.pos + 1) == Some(&b'/')) {
-                    if self.src[self.pos] == b'\n' {
-                        self.line += 1;
-                    }
-                    self.pos += 1;
-                }
-                self.pos = (self.pos + 2).min(self.src.len());
-            } else {
-                break;
-            }
+        match self.lx.token() {
+            Some(t) => Ok(t),
+            None => self.err(),
         }
-        let start = self.pos;
-        let c = self.src[start];
-        if c == b'\n' {
-            self.pos += 1;
-            self.line += 1;
-            self.after_newline = true;
-            return Ok(Tok::Newline);
-        }
-        self.after_newline = false;
-        let is_digit = |c: u8| c.is_ascii_digit() || c.is_ascii_uppercase();
-        if is_digit(c) || (c == b'.' && self.src.get(start + 1).map_or(false, |d| is_digit(*d))) {
-            let mut text = Vec::new();
-            let mut seen_point = false;
-            while let Some(&d) = self.src.get(self.pos) {
-                if is_digit(d) || (d == b'.' && !seen_point) {
-                    seen_point |= d == b'.';
-                    text.push(d);
-                    self.pos += 1;
-                } else if d == b'\\' && self.src.get(self.pos + 1) == Some(&b'\n') {
-                    self.pos += 2;
-                    self.line += 1;
-                } else {
-                    break;
-                }
-            }
-            return Ok(Tok::Num(text));
-        }
-        if c.is_ascii_lowercase() {
-            while self.src.get(self.pos).map_or(false, |d| d.is_ascii_lowercase() || d.is_ascii_digit() || *d == b'_') {
-                self.pos += 1;
-            }
-            return Ok(Tok::Name(String::from_utf8_lossy(&self.src[start..self.pos]).into_owned()));
-        }
-        if c == b'"' {
-            self.pos += 1;
-            let begin = self.pos;
-            while self.pos < self.src.len() && self.src[self.pos] != b'"' {
-                if self.src[self.pos] == b'\n' {
-                    self.line += 1;
-                }
-                self.pos += 1;
-            }
-            if self.pos >= self.src.len() {
-                return self.err();
-            }
-            let s = self.src[begin..self.pos].to_vec();
-            self.pos += 1;
-            return Ok(Tok::Str(s));
-        }
-        for op in OPS {
-            if self.src[start..].starts_with(op.as_bytes()) {
-                self.pos += op.len();
-                return Ok(Tok::Op(op));
-            }
-        }
-        self.pos += 1;
-        self.err()
     }
 
     fn peek(&mut self) -> PResult<&Tok> {
@@ -249,17 +158,7 @@ impl<'a> Parser<'a> {
     /// After an error: drop the rest of the line.
     pub fn recover(&mut self) {
         self.peeked = None;
-        if self.after_newline {
-            self.after_newline = false;
-            return;
-        }
-        while self.pos < self.src.len() {
-            self.pos += 1;
-            if self.src[self.pos - 1] == b'\n' {
-                self.line += 1;
-                break;
-            }
-        }
+        self.lx.skip_line();
     }
 
     /// Parses one top-level line (or a function definition).
@@ -677,7 +576,7 @@ impl<'a> Parser<'a> {
         loop {
             // `name[]` passes an array.
             let arg = if let Tok::Name(n) = self.peek()?.clone() {
-                let save = (self.pos, self.line, self.peeked.clone());
+                let save = (self.lx.clone(), self.peeked.clone());
                 self.next()?;
                 if self.is_op("[")? {
                     self.next()?;
@@ -685,15 +584,13 @@ impl<'a> Parser<'a> {
                         self.next()?;
                         Some(Arg::Array(n))
                     } else {
-                        self.pos = save.0;
-                        self.line = save.1;
-                        self.peeked = save.2;
+                        self.lx = save.0;
+                        self.peeked = save.1;
                         None
                     }
                 } else {
-                    self.pos = save.0;
-                    self.line = save.1;
-                    self.peeked = save.2;
+                    self.lx = save.0;
+                    self.peeked = save.1;
                     None
                 }
             } else {
