@@ -1,10 +1,10 @@
 //! String builtins: splitting, joining, trimming, case, codepoints, `@format`s, and the
-//! regex family (test, match, capture, scan, split/2, sub, gsub) on fancy-regex with
+//! regex family (test, match, capture, scan, split/2, sub, gsub) on the regex crate with
 //! jq 1.6's match objects (offsets and lengths in codepoints).
 
 use std::rc::Rc;
 
-use fancy_regex::Regex;
+use regex::Regex;
 
 use super::ast::Ast;
 use super::builtins::Native;
@@ -193,8 +193,26 @@ fn compile(re: &Value, flags: &Value) -> Result<(Regex, bool, bool), Flow> {
             _ => return Err(err(format!("{} is not a valid modifier string", flag_text))),
         }
     }
-    let regex = Regex::new(&format!("{}{}", prefix, pattern)).map_err(|e| err(format!("{} (at offset 0) is not a valid regex: {}", pattern, e)))?;
+    let translated = named_groups(pattern);
+    let regex = Regex::new(&format!("{}{}", prefix, translated)).map_err(|e| err(format!("{} (at offset 0) is not a valid regex: {}", pattern, e)))?;
     Ok((regex, global, nonempty))
+}
+
+/// Oniguruma's named groups `(?<name>…)` in the regex crate's spelling `(?P<name>…)`
+/// (look-behind `(?<=`/`(?<!` is left alone: the regex crate refuses it, as it refuses
+/// look-ahead and back-references, which jq regexes rarely use).
+fn named_groups(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 4);
+    let mut rest = pattern;
+    while let Some(i) = rest.find("(?<") {
+        let escaped = rest[..i].chars().rev().take_while(|&c| c == '\\').count() % 2 == 1;
+        let after = rest[i + 3..].chars().next();
+        out.push_str(&rest[..i]);
+        out.push_str(if !escaped && after != Some('=') && after != Some('!') { "(?P<" } else { "(?<" });
+        rest = &rest[i + 3..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Codepoint offset of a byte offset, counting from a known earlier position.
@@ -224,17 +242,12 @@ fn matches(input: &Value, re: &Value, flags: &Value) -> Result<Vec<Value>, Flow>
     let mut counter = CharCounter { text, byte: 0, chars: 0 };
     let mut out = Vec::new();
     let mut start = 0usize;
+    let mut caps = regex.capture_locations();
     loop {
-        let caps = match regex.captures_from_pos(text, start) {
-            Ok(Some(c)) => c,
-            Ok(None) => break,
-            Err(e) => return Err(err(format!("regex error: {}", e))),
-        };
-        let whole = match caps.get(0) {
-            Some(m) => m,
+        let (b, e) = match regex.captures_read_at(&mut caps, text, start) {
+            Some(m) => (m.start(), m.end()),
             None => break,
         };
-        let (b, e) = (whole.start(), whole.end());
         if b == e {
             if !nonempty {
                 let mut m = Map::new();
@@ -257,11 +270,11 @@ fn matches(input: &Value, re: &Value, flags: &Value) -> Result<Vec<Value>, Flow>
                 let name = names.get(i).cloned().flatten().map_or(Value::Null, Value::string);
                 let mut c = Map::new();
                 match caps.get(i) {
-                    Some(g) => {
+                    Some((gs, ge)) => {
                         let mut local = CharCounter { text, byte: b, chars: offset };
-                        c.insert(Rc::from("offset"), Value::Number(local.at(g.start()) as f64));
-                        c.insert(Rc::from("length"), Value::Number(text[g.start()..g.end()].chars().count() as f64));
-                        c.insert(Rc::from("string"), Value::from_str(g.as_str()));
+                        c.insert(Rc::from("offset"), Value::Number(local.at(gs) as f64));
+                        c.insert(Rc::from("length"), Value::Number(text[gs..ge].chars().count() as f64));
+                        c.insert(Rc::from("string"), Value::from_str(&text[gs..ge]));
                     }
                     None => {
                         c.insert(Rc::from("offset"), Value::Number(-1.0));
@@ -304,7 +317,7 @@ fn regex_results(native: Native, input: &Value, re: &Value, flags: &Value, cb: &
         Native::Test1 | Native::Test2 => {
             let text = need_str(input, "cannot be matched, as it is not a string")?;
             let (regex, _, _) = compile(re, flags)?;
-            cb(Value::Bool(regex.is_match(text).unwrap_or(false)))
+            cb(Value::Bool(regex.is_match(text)))
         }
         Native::Match1 | Native::Match2 => matches(input, re, flags)?.into_iter().try_for_each(|m| cb(m)),
         _ => matches(input, re, flags)?.into_iter().try_for_each(|m| cb(capture_object(&m))),
@@ -525,4 +538,17 @@ fn base64_decode(text: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::named_groups;
+
+    #[test]
+    fn oniguruma_named_groups_become_regex_crate_groups() {
+        assert_eq!(named_groups("(?<k>\\w+)=(?<v>.*)"), "(?P<k>\\w+)=(?P<v>.*)");
+        assert_eq!(named_groups("(?<=a)b(?<!c)"), "(?<=a)b(?<!c)");
+        assert_eq!(named_groups("\\(?<x>"), "\\(?<x>");
+        assert_eq!(named_groups("\\\\(?<x>y)"), "\\\\(?P<x>y)");
+    }
 }
