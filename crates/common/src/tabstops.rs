@@ -2,6 +2,8 @@
 //! columns), or explicit columns, the last optionally `/N` (then every N) or `+N` (then
 //! every N after the last stop). GNU's messages for bad lists.
 
+use std::io::{BufRead, ErrorKind, Write};
+
 use crate::args::bytes_os;
 use crate::io::quote;
 
@@ -146,4 +148,30 @@ pub fn take_obsolete(args: &mut Vec<std::ffi::OsString>) -> Vec<u64> {
         i += 1;
     }
     stops
+}
+
+/// Why `pump` stopped early.
+pub enum Failure {
+    Read(std::io::Error),
+    /// The reader of our output went away: stop quietly.
+    Write,
+}
+
+/// Feeds every byte of `reader` to `step`, writing `out` in large blocks.
+pub fn pump(reader: &mut dyn BufRead, stdout: &mut dyn Write, buffer: &mut [u8], out: &mut Vec<u8>, mut step: impl FnMut(u8, &mut Vec<u8>)) -> Result<(), Failure> {
+    loop {
+        let n = match reader.read(buffer) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Failure::Read(e)),
+        };
+        for &c in &buffer[..n] {
+            step(c, out);
+        }
+        if out.len() >= crate::io::BUFFER_SIZE {
+            stdout.write_all(out).map_err(|_| Failure::Write)?;
+            out.clear();
+        }
+    }
 }

@@ -3,10 +3,9 @@
 //! blanks follow; `--first-only` limits conversion to the leading blanks again.
 
 use std::ffi::OsString;
-use std::io::{BufRead, Write};
 
 use common::args::{os_bytes, parse, HasArg, Order, Parsed};
-use common::tabstops::{take_obsolete, TabStops};
+use common::tabstops::{pump, take_obsolete, Failure, TabStops};
 use common::{Io, OptSpec};
 
 const SPEC: &[OptSpec] = &[
@@ -168,31 +167,6 @@ impl State {
                     *self = State::new(entire_line);
                 }
             }
-        }
-    }
-}
-
-enum Failure {
-    Read(std::io::Error),
-    /// The reader of our output went away: stop quietly.
-    Write,
-}
-
-/// Feeds every byte of `reader` to `step`, writing `out` in large blocks.
-fn pump(reader: &mut dyn BufRead, stdout: &mut dyn Write, buffer: &mut [u8], out: &mut Vec<u8>, mut step: impl FnMut(u8, &mut Vec<u8>)) -> Result<(), Failure> {
-    loop {
-        let n = match reader.read(buffer) {
-            Ok(0) => return Ok(()),
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Failure::Read(e)),
-        };
-        for &c in &buffer[..n] {
-            step(c, out);
-        }
-        if out.len() >= common::io::BUFFER_SIZE {
-            stdout.write_all(out).map_err(|_| Failure::Write)?;
-            out.clear();
         }
     }
 }
