@@ -1,6 +1,8 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { securityHeaders } from './server/security-headers.js';
+import { pyodideAssets } from './src/host/python/pyodide-assets-plugin.js';
 
 /** The dev server sends the same security headers as the production server. */
 function airlockHeaders(): Plugin {
@@ -17,7 +19,7 @@ function airlockHeaders(): Plugin {
 
 export default defineConfig({
   publicDir: 'public',
-  plugins: [airlockHeaders(), react()],
+  plugins: [airlockHeaders(), pyodideAssets(fileURLToPath(new URL('.', import.meta.url))), react()],
   worker: { format: 'es' },
   build: {
     outDir: 'dist/web',

@@ -2,8 +2,8 @@
 // - every page but the docs embed is cross-origin isolated (COOP/COEP), so SharedArrayBuffer
 //   exists where it can be used (nothing requires it);
 // - pages may run wasm but not eval ('wasm-unsafe-eval', no 'unsafe-eval');
-// - the sandbox worker's script gets a policy with connect-src 'none': nothing in the
-//   worker can reach the network, whatever it runs.
+// - the sandbox workers' scripts (kernel, Python, snapshot builder) get a policy with
+//   connect-src 'none': nothing in those workers can reach the network, whatever they run.
 
 const PAGE_POLICY = [
   "default-src 'self'",
@@ -20,10 +20,13 @@ const DEV_PAGE_POLICY = PAGE_POLICY.replace("connect-src 'self'", "connect-src '
 
 export const WORKER_POLICY = ["default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'none'"].join('; ');
 
-/** Whether a URL is the sandbox worker's script (built as assets/browser-kernel-*.js). */
+/**
+ * Whether a URL is the script of a sandbox-side worker: the kernel worker, a Python worker
+ * or the Python snapshot builder (built as assets/<name>-<hash>.js).
+ */
 export function isSandboxWorkerScript(url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return /\/browser-kernel(-[\w-]+)?\.(js|ts)$/.test(path);
+  return /\/(browser-kernel|python-browser-worker|python-browser-snapshot)(-[\w-]+)?\.(js|ts)$/.test(path);
 }
 
 /**

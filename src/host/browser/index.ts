@@ -11,11 +11,13 @@ export { DEFAULT_LIMITS } from '../../protocol/limits.js';
 export type BrowserSandboxOptions = SandboxOptions & BrowserPlatformOptions;
 
 import KernelWorker from '../../../workers/browser-kernel.ts?worker';
+import SnapshotBuilderWorker from '../../../workers/python-browser-snapshot.ts?worker';
 
 const createWorker = (name: string): Worker => new KernelWorker({ name });
+const createSnapshotBuilder = (): Worker => new SnapshotBuilderWorker({ name: 'airlock-python-snapshot' });
 
 export class Sandbox extends SandboxCore {
   static create(options: BrowserSandboxOptions = {}): Promise<Sandbox> {
-    return Sandbox.createOn(browserPlatform(createWorker, options), options);
+    return Sandbox.createOn(browserPlatform(createWorker, options, { createSnapshotBuilder }), options);
   }
 }

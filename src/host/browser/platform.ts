@@ -5,6 +5,7 @@ import type { ModuleSpec } from '../../protocol/messages.js';
 import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
 import { connectWorker, type WorkerFactory } from './worker-connection.js';
 import { gatewayNetwork } from '../network/gateway-network.js';
+import { BrowserPython } from '../python/browser-python.js';
 
 interface Manifest {
   modules: Array<{ name: string; file: string; commands: string[]; memoryMinPages: number; asyncifyBytes?: number }>;
@@ -17,9 +18,19 @@ export interface BrowserPlatformOptions {
   gatewayUrl?: string;
   /** Progress of module downloads, for loading bars: bytes done and total. */
   onProgress?: (loaded: number, total: number) => void;
+  /** Where Pyodide's files are served (default: `${BASE_URL}pyodide/`). */
+  pyodideBaseUrl?: string;
+}
+
+/** Extras of the app's own build (src/host/browser/index.ts). */
+export interface BrowserPlatformExtras {
+  /** Starts the Python snapshot builder worker (workers/python-browser-snapshot.ts). */
+  createSnapshotBuilder?: () => Worker;
 }
 
 const compiled = new Map<string, Promise<ModuleSpec[]>>();
+// Pyodide's files, like the tool modules, are loaded once per page.
+const pythons = new Map<string, BrowserPython>();
 
 async function loadModules(baseUrl: string, onProgress?: (loaded: number, total: number) => void): Promise<ModuleSpec[]> {
   const manifestResponse = await fetch(new URL('manifest.json', baseUrl));
@@ -37,12 +48,35 @@ async function loadModules(baseUrl: string, onProgress?: (loaded: number, total:
   );
 }
 
-export function browserPlatform(createWorker: WorkerFactory, options: BrowserPlatformOptions = {}): Platform {
+function pythonFor(options: BrowserPlatformOptions, extras: BrowserPlatformExtras): BrowserPython {
+  const baseUrl = options.pyodideBaseUrl ?? new URL('pyodide/', new URL(import.meta.env.BASE_URL, location.href)).href;
+  let python = pythons.get(baseUrl);
+  if (python === undefined) {
+    python = new BrowserPython({ baseUrl, onProgress: options.onProgress, createSnapshotBuilder: extras.createSnapshotBuilder });
+    pythons.set(baseUrl, python);
+  }
+  return python;
+}
+
+export function browserPlatform(createWorker: WorkerFactory, options: BrowserPlatformOptions = {}, extras: BrowserPlatformExtras = {}): Platform {
   const baseUrl = options.wasmBaseUrl ?? new URL('wasm/', new URL(import.meta.env.BASE_URL, location.href)).href;
   return {
     network: gatewayNetwork(options.gatewayUrl ?? location.origin),
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
-      return connectWorker(createWorker, connectOptions);
+      const python = pythonFor(options, extras);
+      let release = (): void => undefined;
+      const connection = connectWorker((name) => {
+        const worker = createWorker(name);
+        release = python.attach(worker);
+        return worker;
+      }, connectOptions);
+      return {
+        ...connection,
+        terminate() {
+          release();
+          connection.terminate();
+        },
+      };
     },
     modules(): Promise<ModuleSpec[]> {
       let modules = compiled.get(baseUrl);

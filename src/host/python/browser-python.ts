@@ -1,0 +1,147 @@
+// The page's side of Python in the browser (docs/python.md, "Browser"). The sandbox realms
+// cannot fetch or store anything, so the page does it for them: on a kernel worker's first
+// `need` it fetches and compiles pyodide.asm.wasm (compileStreaming), fetches the stdlib
+// and reads the cached memory snapshot, and hands all of it down that worker's Python port.
+//
+// The snapshot is made by a builder worker the page starts for that purpose alone
+// (workers/python-browser-snapshot.ts): it runs no user code, so a sandbox can never put
+// its own interpreter state into the snapshot that later sessions boot from. The page
+// accepts snapshot bytes from nothing else.
+
+import type { BuilderAnswer, BuilderRequest, KernelToPagePython, PageToKernelPython, PythonAssetsMessage } from '../../../workers/python-browser-protocol.js';
+import { readCachedSnapshot, writeCachedSnapshot } from './browser-snapshot-cache.js';
+
+declare const __AIRLOCK_PYODIDE_KEY__: string | undefined;
+
+/** Larger than any snapshot Pyodide makes (≈30 MiB); a bigger answer is refused. */
+const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
+
+export interface BrowserPythonOptions {
+  /** Where pyodide.asm.mjs, pyodide.asm.wasm and python_stdlib.zip are served. */
+  baseUrl: string;
+  /** Download progress of Pyodide's files (bytes done, total). */
+  onProgress?: (loaded: number, total: number) => void;
+  /** Starts the snapshot builder worker; without it interpreters always boot cold. */
+  createSnapshotBuilder?: () => Worker;
+}
+
+class PythonAssetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PythonAssetError';
+  }
+}
+
+function cacheKey(): string {
+  return typeof __AIRLOCK_PYODIDE_KEY__ === 'string' ? __AIRLOCK_PYODIDE_KEY__ : 'unversioned';
+}
+
+async function fetchOk(url: URL): Promise<Response> {
+  const response = await fetch(url);
+  if (!response.ok) throw new PythonAssetError(`cannot load ${url.pathname}: HTTP ${response.status}`);
+  return response;
+}
+
+/** `response` with its body counted into `progress` as it streams. */
+function counted(response: Response, progress: (bytes: number) => void): Response {
+  if (response.body === null) return response;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      progress(chunk.byteLength);
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(response.body.pipeThrough(counter), { status: response.status, headers: response.headers });
+}
+
+/** Pyodide's files for one page, fetched once and shared by all its sandboxes. */
+export class BrowserPython {
+  private assets: Promise<PythonAssetsMessage> | undefined;
+  private snapshot: Uint8Array | undefined;
+  private builderStarted = false;
+  private readonly ports = new Set<MessagePort>();
+
+  constructor(private readonly options: BrowserPythonOptions) {}
+
+  /** Gives a new kernel worker its Python port (outside its comlink channel); returns its release. */
+  attach(worker: Worker): () => void {
+    const channel = new MessageChannel();
+    const port = channel.port1;
+    let served = false;
+    port.onmessage = (event: MessageEvent) => {
+      // The kernel worker is untrusted: it may only ask, once.
+      if ((event.data as KernelToPagePython | undefined)?.op !== 'need' || served) return;
+      served = true;
+      this.load().then(
+        (assets) => {
+          this.ports.add(port);
+          port.postMessage({ ...assets, snapshot: this.snapshot } satisfies PageToKernelPython);
+          this.startBuilder(assets);
+        },
+        (error: unknown) => {
+          served = false;
+          this.assets = undefined;
+          port.postMessage({ op: 'unavailable', reason: error instanceof Error ? error.message : String(error) } satisfies PageToKernelPython);
+        },
+      );
+    };
+    worker.postMessage({ airlockPythonPort: channel.port2 }, [channel.port2]);
+    return () => {
+      this.ports.delete(port);
+      port.close();
+    };
+  }
+
+  load(): Promise<PythonAssetsMessage> {
+    this.assets ??= this.fetchAll();
+    return this.assets;
+  }
+
+  private async fetchAll(): Promise<PythonAssetsMessage> {
+    const base = this.options.baseUrl;
+    const script = new URL('pyodide.asm.mjs', base).href;
+    const [wasm, stdlib, cached] = await Promise.all([
+      fetchOk(new URL('pyodide.asm.wasm', base)),
+      fetchOk(new URL('python_stdlib.zip', base)),
+      readCachedSnapshot(cacheKey()),
+    ]);
+    this.snapshot ??= cached;
+    const total = Number(wasm.headers.get('Content-Length') ?? 0) + Number(stdlib.headers.get('Content-Length') ?? 0);
+    let loaded = 0;
+    const progress = (bytes: number): void => {
+      loaded += bytes;
+      this.options.onProgress?.(Math.min(loaded, total), total);
+    };
+    const [module, stdlibBytes] = await Promise.all([
+      WebAssembly.compileStreaming(counted(wasm, progress)),
+      counted(stdlib, progress).arrayBuffer(),
+    ]);
+    return { op: 'assets', module, stdlib: new Uint8Array(stdlibBytes), script };
+  }
+
+  /** Makes the snapshot once per page when none is cached; failures leave cold starts. */
+  private startBuilder(assets: PythonAssetsMessage): void {
+    const create = this.options.createSnapshotBuilder;
+    if (this.snapshot !== undefined || this.builderStarted || create === undefined) return;
+    this.builderStarted = true;
+    let builder: Worker;
+    try {
+      builder = create();
+    } catch {
+      return;
+    }
+    const stop = (): void => builder.terminate();
+    builder.addEventListener('error', stop);
+    builder.addEventListener('message', (event: MessageEvent) => {
+      stop();
+      const answer = event.data as BuilderAnswer | undefined;
+      if (answer?.op !== 'snapshot' || !(answer.snapshot instanceof Uint8Array)) return;
+      if (answer.snapshot.length === 0 || answer.snapshot.length > MAX_SNAPSHOT_BYTES) return;
+      this.snapshot = answer.snapshot;
+      void writeCachedSnapshot(cacheKey(), answer.snapshot);
+      for (const port of this.ports) port.postMessage({ op: 'snapshot', snapshot: answer.snapshot } satisfies PageToKernelPython);
+    });
+    const request: BuilderRequest = { op: 'assets', module: assets.module, stdlib: assets.stdlib, script: assets.script };
+    builder.postMessage(request);
+  }
+}

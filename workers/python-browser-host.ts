@@ -1,0 +1,103 @@
+// The browser kernel worker's side of Python (ARCHITECTURE.md §2, mode 1): `python3` and
+// `python` as external programs whose interpreter runs in a nested dedicated Worker. The
+// kernel worker cannot fetch (connect-src 'none'), so the page hands it Pyodide's compiled
+// module, the stdlib bytes and a snapshot over a MessagePort, asked for when Python is
+// first needed; each Python worker gets them in its one start message.
+
+import { PythonProgram, type PythonWorkerFactory, type PythonWorkerHandle } from '../src/kernel/python/python-program.js';
+import type { ExternalProgram } from '../src/kernel/proc/module-registry.js';
+import type { BrowserPythonWorkerData, KernelToPagePython, PageToKernelPython, PythonAssetsMessage } from './python-browser-protocol.js';
+
+/** The Worker constructor, captured before the realm was hardened. */
+export type WorkerConstructor = new (url: string | URL, options?: WorkerOptions) => Worker;
+
+class PythonAssetsUnavailable extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'PythonAssetsUnavailable';
+  }
+}
+
+/** The kernel's end of the page's Python port: asks once, keeps what the page sends. */
+export class PageAssetsLink {
+  private port: MessagePort | undefined;
+  private assets: Promise<PythonAssetsMessage> | undefined;
+  private resolveAssets: (assets: PythonAssetsMessage) => void = () => undefined;
+  private rejectAssets: (error: Error) => void = () => undefined;
+  private latest: PythonAssetsMessage | undefined;
+
+  attach(port: MessagePort): void {
+    if (this.port !== undefined) return;
+    this.port = port;
+    port.onmessage = (event: MessageEvent) => this.receive(event.data as PageToKernelPython);
+    if (this.assets !== undefined) this.ask();
+  }
+
+  /** The assets; the first call asks the page for them. */
+  get(): Promise<PythonAssetsMessage> {
+    if (this.assets === undefined) {
+      this.assets = new Promise<PythonAssetsMessage>((resolve, reject) => {
+        this.resolveAssets = resolve;
+        this.rejectAssets = reject;
+      });
+      if (this.port !== undefined) this.ask();
+    }
+    // A snapshot that arrived later replaces the first answer's (none).
+    return this.latest !== undefined ? Promise.resolve(this.latest) : this.assets;
+  }
+
+  private ask(): void {
+    const request: KernelToPagePython = { op: 'need' };
+    this.port?.postMessage(request);
+  }
+
+  private receive(message: PageToKernelPython): void {
+    if (message.op === 'assets') {
+      this.latest = message;
+      this.resolveAssets(message);
+    } else if (message.op === 'snapshot' && this.latest !== undefined) {
+      this.latest = { ...this.latest, snapshot: message.snapshot };
+    } else if (message.op === 'unavailable') {
+      this.rejectAssets(new PythonAssetsUnavailable(message.reason));
+      // The next python3 asks again (the page may have recovered, e.g. a network blip).
+      this.assets = undefined;
+    }
+  }
+}
+
+/** Starts Python workers from `script` (the bundled python-browser-worker). */
+export function browserPythonWorkerFactory(NestedWorker: WorkerConstructor, script: string, assets: () => Promise<PythonAssetsMessage>, makeSnapshot = false): PythonWorkerFactory {
+  return (init): PythonWorkerHandle => {
+    let worker: Worker | undefined;
+    let terminated = false;
+    let fail: (reason: string) => void = () => undefined;
+    const failed = new Promise<string>((resolve) => {
+      fail = resolve;
+    });
+    assets().then(
+      (loaded) => {
+        if (terminated) return;
+        const data: BrowserPythonWorkerData = {
+          channel: init.channel, interrupt: init.interrupt, module: loaded.module, stdlib: loaded.stdlib,
+          snapshot: loaded.snapshot, script: loaded.script, makeSnapshot,
+        };
+        worker = new NestedWorker(script, { type: 'module', name: 'airlock-python' });
+        worker.addEventListener('error', (event) => fail(`the python worker failed: ${event.message || 'it could not be loaded'}`));
+        worker.postMessage(data);
+      },
+      (error: unknown) => fail(`python is not available: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    return {
+      failed,
+      terminate(): void {
+        terminated = true;
+        worker?.terminate();
+      },
+    };
+  };
+}
+
+/** `python3` and `python` (and pip, which refuses) for KernelService's externals hook. */
+export function browserPythonPrograms(NestedWorker: WorkerConstructor, script: string, assets: PageAssetsLink): Array<{ tools: string[]; program: ExternalProgram }> {
+  return [{ tools: ['python3', 'python', 'pip', 'pip3'], program: new PythonProgram(browserPythonWorkerFactory(NestedWorker, script, () => assets.get())) }];
+}

@@ -1,0 +1,55 @@
+// Entry point of the page's snapshot builder (src/host/python/browser-python.ts): a worker
+// started for this alone, served with the sandbox workers' CSP and hardened like them. It
+// boots one Python worker in snapshot mode from the assets the page sends — no user code
+// ever runs here — collects the snapshot it reports over the channel and posts the bytes
+// up for the page to cache. The browser counterpart of workers/python-snapshot-builder.ts.
+
+import { ChannelHost } from '../src/kernel/python/channel.js';
+import type { PythonRequest } from '../src/kernel/python/protocol.js';
+import { hardenRealm } from './harden.js';
+import { browserPythonWorkerFactory, type WorkerConstructor } from './python-browser-host.js';
+import type { BuilderAnswer, BuilderRequest, PythonAssetsMessage } from './python-browser-protocol.js';
+import pythonWorkerScript from './python-browser-worker.ts?worker&url';
+
+const scope = globalThis as unknown as DedicatedWorkerGlobalScope;
+const NestedWorker = (globalThis as { Worker?: WorkerConstructor }).Worker;
+const post = scope.postMessage.bind(scope);
+const pythonWorkerUrl = new URL(pythonWorkerScript, scope.location.href).href;
+hardenRealm(scope);
+
+const answer = (message: BuilderAnswer): void => post(message, message.op === 'snapshot' ? [message.snapshot.buffer] : []);
+
+async function build(request: BuilderRequest): Promise<BuilderAnswer> {
+  if (NestedWorker === undefined || typeof SharedArrayBuffer !== 'function') return { op: 'failed', reason: 'no nested workers or SharedArrayBuffer' };
+  const assets: PythonAssetsMessage = { op: 'assets', module: request.module, stdlib: request.stdlib, script: request.script };
+  const channel = ChannelHost.create();
+  const factory = browserPythonWorkerFactory(NestedWorker, pythonWorkerUrl, () => Promise.resolve(assets), true);
+  const worker = factory({ channel: channel.buffer, interrupt: new SharedArrayBuffer(4) });
+  let snapshot: Uint8Array | undefined;
+  try {
+    for (;;) {
+      const message = await Promise.race([channel.next(), worker.failed]);
+      if (typeof message === 'string') return { op: 'failed', reason: message };
+      if (message === undefined) return { op: 'failed', reason: 'the channel closed' };
+      const call = message.json as PythonRequest;
+      if (call.op === 'snapshotPart') {
+        snapshot ??= new Uint8Array(call.total);
+        snapshot.set(message.data ?? new Uint8Array(0), call.offset);
+        channel.answer({ json: { ok: true } });
+      } else if (call.op === 'exit' && snapshot !== undefined) {
+        return { op: 'snapshot', snapshot };
+      } else if (call.op === 'fatal') {
+        return { op: 'failed', reason: call.message };
+      } else {
+        return { op: 'failed', reason: `unexpected request ${call.op}` };
+      }
+    }
+  } finally {
+    channel.close();
+    worker.terminate();
+  }
+}
+
+scope.addEventListener('message', (event: MessageEvent) => {
+  build(event.data as BuilderRequest).then(answer, (error: unknown) => answer({ op: 'failed', reason: error instanceof Error ? error.message : String(error) }));
+}, { once: true });
