@@ -94,3 +94,16 @@ test('the memory snapshot is made once, cached by the page, and a bad one falls 
   expect(cold.stderr).toBe('');
   expect(cold.stdout).toBe('cold but fine\n');
 });
+
+test('on a page that is not cross-origin isolated (the embed) python3 says why it cannot run', async ({ page, baseURL }) => {
+  await page.goto(`${baseURL}embed.html?id=no-sab`);
+  await expect(page.locator('.xterm-rows')).toContainText('user@sandbox', { timeout: 30_000 });
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+  const result = await page.evaluate(async () => {
+    const controller = (window as unknown as { airlock: { controller: { run(c: string): Promise<{ exitCode: number; stdout: string; stderr: string }> } } }).airlock.controller;
+    const run = await controller.run("python3 -c 'print(1)'; echo status=$?");
+    return { stdout: run.stdout, stderr: run.stderr };
+  });
+  expect(result.stderr).toContain('python3: needs a cross-origin isolated page (SharedArrayBuffer)');
+  expect(result.stdout).toBe('status=126\n');
+});
