@@ -13,38 +13,52 @@ export type WaitKind = 'internal' | 'external';
 
 export class Blocker {
   settled = false;
-  readonly promise: Promise<void>;
-  private resolveFn!: () => void;
-  private rejectFn!: (error: unknown) => void;
+  /** Why the wait failed (EDEADLK, a kill), once it has. */
+  failure: KernelError | Error | undefined;
+  private promiseValue: Promise<void> | undefined;
   private readonly cleanups: Array<() => void> = [];
 
   constructor(
     readonly kind: WaitKind,
     readonly reason: string,
-  ) {
-    this.promise = new Promise<void>((resolve, reject) => {
-      this.resolveFn = resolve;
-      this.rejectFn = reject;
+  ) {}
+
+  /**
+   * Settles with the wait. Made on first use only: a wait that is resumed synchronously
+   * (Scheduler.park) never makes one, so its failure is not an unhandled rejection.
+   */
+  get promise(): Promise<void> {
+    this.promiseValue ??= new Promise<void>((resolve, reject) => {
+      this.onSettle(() => (this.failure === undefined ? resolve() : reject(this.failure)));
     });
+    return this.promiseValue;
   }
 
-  /** Runs `cleanup` when the wait ends either way (remove from queues, clear timers). */
+  /**
+   * Runs `cleanup` when the wait ends either way (remove from queues, clear timers); at
+   * once if it has already ended.
+   */
   onSettle(cleanup: () => void): void {
-    this.cleanups.push(cleanup);
+    if (this.settled) cleanup();
+    else this.cleanups.push(cleanup);
   }
 
   wake(): void {
     if (this.settled) return;
     this.settled = true;
     this.runCleanups();
-    this.resolveFn();
   }
 
   fail(error: KernelError | Error): void {
     if (this.settled) return;
     this.settled = true;
+    this.failure = error;
     this.runCleanups();
-    this.rejectFn(error);
+  }
+
+  /** After the wait: throws its failure, if it failed. */
+  check(): void {
+    if (this.failure !== undefined) throw this.failure;
   }
 
   private runCleanups(): void {

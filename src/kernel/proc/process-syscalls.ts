@@ -1,8 +1,11 @@
 // System calls as a JS API, for processes whose code does not run as an asyncified wasm
 // instance on the kernel thread (Python: Pyodide runs in its own Worker and sends its calls
-// here). The semantics are the WASI layer's: the same VFS, descriptors, pipes, limits,
-// deadline and signals. A call that has to wait returns a Promise; errors are KernelErrors
-// (WASI errnos; `linuxErrno` converts for callers that speak Linux numbers).
+// here, or inline on the kernel thread). The semantics are the WASI layer's: the same VFS,
+// descriptors, pipes, limits, deadline and signals. A call that may wait exists twice over
+// one body: `xSteps()` is a generator yielding each Blocker it waits on, `x()` runs it with
+// awaits (a Promise), and `complete()`/`completeInline()` run any such body either way —
+// inline Python waits by driving the scheduler in place (Scheduler.driveUntil). Errors are
+// KernelErrors (WASI errnos; `linuxErrno` converts for callers that speak Linux numbers).
 
 import { wasi } from '@bjorn3/browser_wasi_shim';
 import { Errno, KernelError, fail } from '../errno.js';
@@ -47,6 +50,9 @@ export interface FullStat extends StatInfo {
   kind: 'file' | 'dir' | 'symlink' | 'chardev' | 'fifo' | 'unknown';
 }
 
+/** A call that may wait: yields each wait, gets the wait's failure thrown into it. */
+export type Waiting<T> = Generator<Blocker, T, void>;
+
 const KIND_BY_FILETYPE: Record<number, FullStat['kind']> = {
   [wasi.FILETYPE_REGULAR_FILE]: 'file',
   [wasi.FILETYPE_DIRECTORY]: 'dir',
@@ -76,12 +82,46 @@ export class ProcessSyscalls {
     if (this.kernel.scheduler.pastDeadline(process)) throw new ProcessKilled(DEADLINE_STATUS, 'deadline');
   }
 
-  private async retry<T>(operation: () => MaybeBlocked<T>): Promise<T> {
+  private *retry<T>(operation: () => MaybeBlocked<T>): Waiting<T> {
     for (;;) {
       const result = operation();
       if (!isBlocked(result)) return result;
-      await this.kernel.scheduler.wait(this.process, result);
+      yield result;
     }
+  }
+
+  /** Runs a waiting call, suspending (awaiting) at each wait. */
+  async complete<T>(steps: Waiting<T>): Promise<T> {
+    let step = steps.next();
+    while (step.done !== true) {
+      try {
+        await this.kernel.scheduler.wait(this.process, step.value);
+      } catch (error) {
+        step = steps.throw(error);
+        continue;
+      }
+      step = steps.next();
+    }
+    return step.value;
+  }
+
+  /**
+   * Runs a waiting call to its end on this stack, running the other processes while it
+   * waits (for a caller that cannot suspend: inline Python). A wait nothing in the sandbox
+   * can end fails with EDEADLK.
+   */
+  completeInline<T>(steps: Waiting<T>): T {
+    let step = steps.next();
+    while (step.done !== true) {
+      try {
+        this.kernel.scheduler.driveUntil(this.process, step.value);
+      } catch (error) {
+        step = steps.throw(error);
+        continue;
+      }
+      step = steps.next();
+    }
+    return step.value;
   }
 
   private resolve(path: string, follow = true): Inode {
@@ -134,22 +174,30 @@ export class ProcessSyscalls {
     this.process.fds.close(fd);
   }
 
-  async read(fd: number, max: number): Promise<Uint8Array> {
+  read(fd: number, max: number): Promise<Uint8Array> {
+    return this.complete(this.readSteps(fd, max));
+  }
+
+  *readSteps(fd: number, max: number): Waiting<Uint8Array> {
     this.enter();
     const description = this.process.fds.get(fd);
     // Copy at once: a pipe may hand out a view of its buffer, which the writer may refill
     // before an awaiting caller resumes.
-    return this.retry(() => {
+    return yield* this.retry(() => {
       const result = description.read(max);
       return isBlocked(result) ? result : result.slice();
     });
   }
 
-  async write(fd: number, data: Uint8Array): Promise<number> {
+  write(fd: number, data: Uint8Array): Promise<number> {
+    return this.complete(this.writeSteps(fd, data));
+  }
+
+  *writeSteps(fd: number, data: Uint8Array): Waiting<number> {
     this.enter();
     const description = this.process.fds.get(fd);
     try {
-      return await this.retry(() => description.write(data));
+      return yield* this.retry(() => description.write(data));
     } catch (error) {
       if (error instanceof KernelError && error.errno === Errno.PIPE && !this.process.ignoreSigpipe) throw new ProcessKilled(SIGPIPE_STATUS, 'sigpipe');
       throw error;
@@ -193,7 +241,11 @@ export class ProcessSyscalls {
    * Waits until at least one of `fds` can be read without waiting (data or end of file)
    * and returns those; `timeoutMs` undefined waits as long as it takes, 0 only looks.
    */
-  async pollRead(fds: number[], timeoutMs?: number): Promise<number[]> {
+  pollRead(fds: number[], timeoutMs?: number): Promise<number[]> {
+    return this.complete(this.pollReadSteps(fds, timeoutMs));
+  }
+
+  *pollReadSteps(fds: number[], timeoutMs?: number): Waiting<number[]> {
     this.enter();
     const descriptions = fds.map((fd) => [fd, this.process.fds.get(fd)] as const);
     for (;;) {
@@ -217,13 +269,11 @@ export class ProcessSyscalls {
       });
       let timedOut = false;
       if (timeoutMs !== undefined) {
-        const timer = setTimeout(() => {
+        this.kernel.scheduler.wakeAfter(any, timeoutMs, () => {
           timedOut = true;
-          any.wake();
-        }, timeoutMs);
-        any.onSettle(() => clearTimeout(timer));
+        });
       }
-      await this.kernel.scheduler.wait(this.process, any);
+      yield any;
       if (timedOut) return [];
     }
   }
@@ -327,22 +377,29 @@ export class ProcessSyscalls {
     return this.kernel.spawnFor(this.process, request);
   }
 
-  async wait(pid: number, noHang = false): Promise<{ pid: number; status: number } | undefined> {
+  wait(pid: number, noHang = false): Promise<{ pid: number; status: number } | undefined> {
+    return this.complete(this.waitSteps(pid, noHang));
+  }
+
+  *waitSteps(pid: number, noHang = false): Waiting<{ pid: number; status: number } | undefined> {
     this.enter();
-    return this.retry(() => this.kernel.processes.wait(this.process, pid, noHang));
+    return yield* this.retry(() => this.kernel.processes.wait(this.process, pid, noHang));
   }
 
   kill(pid: number, signal: number): void {
     this.kernel.processes.kill(this.process, pid, signal);
   }
 
-  async sleep(ms: number): Promise<void> {
+  sleep(ms: number): Promise<void> {
+    return this.complete(this.sleepSteps(ms));
+  }
+
+  *sleepSteps(ms: number): Waiting<void> {
     this.enter();
     const blocker = new Blocker('external', 'sleep');
     const remaining = this.kernel.scheduler.remaining();
-    const timer = setTimeout(() => blocker.wake(), remaining === undefined ? ms : Math.min(ms, remaining + 1));
-    blocker.onSettle(() => clearTimeout(timer));
-    await this.kernel.scheduler.wait(this.process, blocker);
+    this.kernel.scheduler.wakeAfter(blocker, remaining === undefined ? ms : Math.min(ms, remaining + 1));
+    yield blocker;
     this.enter();
   }
 
@@ -355,15 +412,23 @@ export class ProcessSyscalls {
   }
 
   /** Waits for the answer's head (a failure is a head with `ok: false`). */
-  async netResponse(handle: number): Promise<NetHead> {
+  netResponse(handle: number): Promise<NetHead> {
+    return this.complete(this.netResponseSteps(handle));
+  }
+
+  *netResponseSteps(handle: number): Waiting<NetHead> {
     this.enter();
-    return this.retry(() => this.kernel.net.headOf(this.process, handle));
+    return yield* this.retry(() => this.kernel.net.headOf(this.process, handle));
   }
 
   /** The next piece of the body (at most `max` bytes); empty at the end. */
-  async netRead(handle: number, max: number): Promise<Uint8Array> {
+  netRead(handle: number, max: number): Promise<Uint8Array> {
+    return this.complete(this.netReadSteps(handle, max));
+  }
+
+  *netReadSteps(handle: number, max: number): Waiting<Uint8Array> {
     this.enter();
-    return this.retry(() => {
+    return yield* this.retry(() => {
       const result = this.kernel.net.bodyOf(this.process, handle, max);
       return isBlocked(result) ? result : result.slice();
     });

@@ -79,9 +79,9 @@ export class ProcessTable implements ProcessSource {
     process.fds.add(spec.preopen, 3);
     this.processes.set(pid, process);
     this.scheduler.add(process);
-    queueMicrotask(() => {
-      void this.start(process);
-    });
+    // From the scheduler's ready queue, so that a child spawned by a process that cannot
+    // suspend (inline Python) starts while that process is still waiting in its call.
+    this.scheduler.schedule(() => this.start(process));
     return process;
   }
 
@@ -95,7 +95,7 @@ export class ProcessTable implements ProcessSource {
     });
     for (const [fd, description] of spec.fds) process.fds.set(fd, description);
     this.processes.set(pid, process);
-    queueMicrotask(() => {
+    this.scheduler.schedule(() => {
       this.hooks.writeStderr(process, message);
       process.finish(status);
       this.onExited(process);
@@ -103,11 +103,17 @@ export class ProcessTable implements ProcessSource {
     return process;
   }
 
-  private async start(process: Process): Promise<void> {
+  private start(process: Process): void {
+    // Exit bookkeeping happens where the process finishes, not a microtask later: a parent
+    // driving the scheduler synchronously (inline Python) must see its child's end.
+    process.onFinish(() => {
+      this.scheduler.remove(process);
+      this.onExited(process);
+    });
     if (process.pendingKill !== undefined) {
       process.finish(process.pendingKill.status);
     } else {
-      await process.run({
+      void process.run({
         buildImports: this.hooks.buildImports,
         syscallsFor: this.hooks.syscallsFor,
         memoryLimitBytes: this.hooks.memoryLimitBytes(),
@@ -115,8 +121,6 @@ export class ProcessTable implements ProcessSource {
         writeError: (text) => this.hooks.writeStderr(process, text),
       });
     }
-    this.scheduler.remove(process);
-    this.onExited(process);
   }
 
   private onExited(process: Process): void {

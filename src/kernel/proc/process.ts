@@ -71,6 +71,8 @@ export class Process {
   memory: WebAssembly.Memory | undefined;
 
   private readonly exitWaiters: Array<(status: number) => void> = [];
+  private readonly finishHooks: Array<() => void> = [];
+  private maxPages = 0;
 
   constructor(spec: ProcessSpec) {
     this.pid = spec.pid;
@@ -98,24 +100,23 @@ export class Process {
    * end becomes an exit status. `writeError` reports crashes on the process's stderr.
    */
   async run(environment: RunEnvironment): Promise<number> {
-    const { buildImports, memoryLimitBytes, memories, writeError } = environment;
+    const { buildImports, memoryLimitBytes, memories } = environment;
     this.state = 'running';
-    let status: number;
     const program = this.program;
-    let maxPages = 0;
+    this.maxPages = 0;
     try {
       if (program === undefined) throw new Error('process has no program');
       if (program.kind === 'external') {
-        status = (await program.run(this, environment.syscallsFor(this))) & 0xff;
+        const status = (await program.run(this, environment.syscallsFor(this))) & 0xff;
         this.endReason = 'exit';
         this.finish(status);
         return status;
       }
-      maxPages = Math.max(program.memoryMinPages, Math.floor(memoryLimitBytes / WASM_PAGE));
+      this.maxPages = Math.max(program.memoryMinPages, Math.floor(memoryLimitBytes / WASM_PAGE));
       if (program.memoryMinPages * WASM_PAGE > memoryLimitBytes) {
         throw new MemoryLimitError(memoryLimitBytes);
       }
-      this.memory = memories.take(program.memoryMinPages, maxPages);
+      this.memory = memories.take(program.memoryMinPages, this.maxPages);
       const runner = new AsyncifyRunner();
       const instance = new WebAssembly.Instance(program.module, buildImports(this, runner));
       const exports = instance.exports as unknown as AsyncifyExports & {
@@ -125,44 +126,63 @@ export class Process {
       const dataPtr = exports.airlock_alloc(program.asyncifyBytes);
       if (dataPtr === 0) throw new MemoryLimitError(memoryLimitBytes);
       runner.attach(exports, this.memory, dataPtr, program.asyncifyBytes);
-      await runner.run(() => exports._start());
+      // The end is handled where the program ends (synchronously, possibly inside another
+      // process's Scheduler.driveUntil), so that its exit closes its descriptors at once.
+      await runner.run(
+        () => exports._start(),
+        (error) => this.conclude(error, environment),
+      ).catch(() => undefined);
+    } catch (error) {
+      this.conclude(error, environment);
+    }
+    return this.status ?? 1;
+  }
+
+  /** Turns how the program ended (an exception, or none) into its status, and finishes. */
+  private conclude(error: unknown, environment: RunEnvironment): void {
+    const { memoryLimitBytes, memories, writeError } = environment;
+    let status: number;
+    if (error === undefined) {
       status = 0;
       this.endReason = 'exit';
-    } catch (error) {
-      if (error instanceof ProcessExit) {
-        status = error.code & 0xff;
-        this.endReason = 'exit';
-      } else if (error instanceof ProcessKilled) {
-        status = error.status;
-        this.endReason = error.reason;
-      } else if (error instanceof MemoryLimitError) {
-        writeError(`${this.argv[0] ?? this.tool}: ${error.message}\n`);
-        status = 137;
-        this.endReason = 'crash';
-      } else {
-        status = crashStatus(error);
-        this.endReason = 'crash';
-        writeError(`${this.argv[0] ?? this.tool}: ${describeCrash(error)}\n`);
-        const size = this.memory?.buffer.byteLength ?? 0;
-        if (maxPages > 0 && size + 4 * 1024 * 1024 >= maxPages * WASM_PAGE) {
-          writeError(`${this.argv[0] ?? this.tool}: memory limit reached: wasm memory is limited to ${memoryLimitBytes} bytes per process (memoryBytes)\n`);
-        }
+    } else if (error instanceof ProcessExit) {
+      status = error.code & 0xff;
+      this.endReason = 'exit';
+    } else if (error instanceof ProcessKilled) {
+      status = error.status;
+      this.endReason = error.reason;
+    } else if (error instanceof MemoryLimitError) {
+      writeError(`${this.argv[0] ?? this.tool}: ${error.message}\n`);
+      status = 137;
+      this.endReason = 'crash';
+    } else {
+      status = crashStatus(error);
+      this.endReason = 'crash';
+      writeError(`${this.argv[0] ?? this.tool}: ${describeCrash(error)}\n`);
+      const size = this.memory?.buffer.byteLength ?? 0;
+      if (this.maxPages > 0 && size + 4 * 1024 * 1024 >= this.maxPages * WASM_PAGE) {
+        writeError(`${this.argv[0] ?? this.tool}: memory limit reached: wasm memory is limited to ${memoryLimitBytes} bytes per process (memoryBytes)\n`);
       }
     }
     const memory = this.memory;
     this.finish(status);
     // A crashed process may have left its memory in any state; it is zeroed either way.
-    if (memory !== undefined) memories.give(memory, maxPages);
-    return status;
+    if (memory !== undefined) memories.give(memory, this.maxPages);
   }
 
-  /** Ends a process that never ran (spawn-time failures). */
+  /** Runs `hook` synchronously when the process finishes (the kernel's exit bookkeeping). */
+  onFinish(hook: () => void): void {
+    this.finishHooks.push(hook);
+  }
+
+  /** Ends the process: its status, its descriptors closed (also for spawn-time failures). */
   finish(status: number): void {
     if (this.status !== undefined) return;
     this.status = status;
     this.state = 'exited';
     this.fds.closeAll();
     this.memory = undefined;
+    for (const hook of this.finishHooks.splice(0)) hook();
     for (const waiter of this.exitWaiters.splice(0)) waiter(status);
   }
 }

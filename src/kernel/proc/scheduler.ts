@@ -7,10 +7,14 @@
 // - the run's deadline: every syscall checks it, and a timer ends the waits still pending
 //   when it passes (exit 124);
 // - fairness with the host: a long stretch of work without a macrotask turn yields one, so
-//   host messages (cancel, terminal input) are not starved.
+//   host messages (cancel, terminal input) are not starved;
+// - the ready queue: a parked wait's continuation (an asyncified process resuming) runs
+//   from the queue once its wait ends. Normally a microtask drains it; a process that
+//   cannot suspend (inline Python, ARCHITECTURE.md §2 mode 3) drains it in place with
+//   driveUntil(), so the others run while it is blocked inside a synchronous call.
 
 import { Errno, KernelError } from '../errno.js';
-import type { Blocker } from './blocker.js';
+import { Blocker } from './blocker.js';
 import { ProcessKilled, DEADLINE_STATUS } from './exit.js';
 
 /** What the scheduler needs to know about a process. */
@@ -25,6 +29,13 @@ export interface Schedulable {
 
 const YIELD_EVERY_MS = 25;
 
+/** A timer wait the scheduler owns, so that driveUntil() can honour it without the event loop. */
+interface TimerWait {
+  dueAt: number;
+  blocker: Blocker;
+  onDue: (() => void) | undefined;
+}
+
 export class Scheduler {
   private readonly live = new Set<Schedulable>();
   private readonly internalWaits: Schedulable[] = [];
@@ -33,6 +44,12 @@ export class Scheduler {
   private lastMacrotask = now();
   private deadlineAt: number | undefined;
   private deadlineTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly ready: Array<() => void> = [];
+  private drainQueued = false;
+  private readonly timers = new Set<TimerWait>();
+  private readonly yields = new Set<Blocker>();
+  /** Depth of driveUntil() calls on the stack: while > 0 the host cannot get a turn. */
+  private driving = 0;
 
   add(process: Schedulable): void {
     this.live.add(process);
@@ -49,9 +66,26 @@ export class Scheduler {
 
   /** Puts `process` in `blocker`'s wait; the promise settles when the wait ends. */
   wait(process: Schedulable, blocker: Blocker): Promise<void> {
+    this.enterWait(process, blocker);
+    return blocker.promise;
+  }
+
+  /**
+   * Puts `process` in `blocker`'s wait and runs `continuation` from the ready queue once
+   * the wait has ended (either way: the continuation checks `blocker.failure`). Unlike
+   * wait(), nothing here goes through a promise, so driveUntil() can run the continuation
+   * synchronously.
+   */
+  park(process: Schedulable, blocker: Blocker, continuation: () => void): void {
+    this.enterWait(process, blocker);
+    blocker.onSettle(() => this.schedule(continuation));
+  }
+
+  /** Bookkeeping of a wait: the process's blocker, the deadlock counts. */
+  private enterWait(process: Schedulable, blocker: Blocker): void {
     if (process.pendingKill !== undefined) {
       blocker.fail(process.pendingKill);
-      return blocker.promise;
+      return;
     }
     process.blocker = blocker;
     if (blocker.kind === 'internal') this.internalWaits.push(process);
@@ -66,7 +100,89 @@ export class Scheduler {
       }
     });
     if (blocker.kind === 'internal') this.queueDeadlockCheck();
-    return blocker.promise;
+  }
+
+  /**
+   * Runs `continuation` from the ready queue: soon (a microtask), or within a driveUntil()
+   * on the stack. Continuations must not throw (a runner ends every failure in a status).
+   */
+  schedule(continuation: () => void): void {
+    this.ready.push(continuation);
+    this.scheduleDrain();
+  }
+
+  private scheduleDrain(): void {
+    if (this.drainQueued || this.driving > 0) return;
+    this.drainQueued = true;
+    queueMicrotask(() => {
+      this.drainQueued = false;
+      this.drain();
+    });
+  }
+
+  private drain(): void {
+    for (let next = this.ready.shift(); next !== undefined; next = this.ready.shift()) next();
+  }
+
+  /**
+   * For a process that cannot suspend (inline Python): waits for `blocker` on this very
+   * stack, running the other processes' continuations meanwhile (timers and the deadline
+   * too, by the clock: their event-loop callbacks cannot fire until this returns). When
+   * nothing else can run, the wait fails with EDEADLK: an internal wait is a deadlock, and
+   * an external one (terminal input, the network, the next run) could only be satisfied by
+   * the host, which gets no turn before this returns. Throws the wait's failure.
+   */
+  driveUntil(process: Schedulable, blocker: Blocker): void {
+    this.enterWait(process, blocker);
+    this.driving += 1;
+    try {
+      while (!blocker.settled) {
+        const next = this.ready.shift();
+        if (next !== undefined) next();
+        else if (this.deadlineAt !== undefined && now() >= this.deadlineAt) this.expire();
+        else if (this.yields.size > 0) this.wakeYields();
+        else if (this.timers.size > 0) this.wakeEarliestTimer();
+        else blocker.fail(new KernelError(Errno.DEADLK, cannotWait(blocker)));
+      }
+    } finally {
+      this.driving -= 1;
+      // Continuations queued by the last wake are drained as usual.
+      if (this.ready.length > 0) this.scheduleDrain();
+    }
+    blocker.check();
+  }
+
+  /**
+   * Wakes `blocker` after `ms` (`onDue` runs first). Timer waits go through here so that
+   * driveUntil() can wake them by the clock.
+   */
+  wakeAfter(blocker: Blocker, ms: number, onDue?: () => void): void {
+    const timer: TimerWait = { dueAt: now() + ms, blocker, onDue };
+    this.timers.add(timer);
+    const handle = setTimeout(() => {
+      timer.onDue?.();
+      blocker.wake();
+    }, ms);
+    blocker.onSettle(() => {
+      clearTimeout(handle);
+      this.timers.delete(timer);
+    });
+  }
+
+  private wakeEarliestTimer(): void {
+    let earliest: TimerWait | undefined;
+    for (const timer of this.timers) if (earliest === undefined || timer.dueAt < earliest.dueAt) earliest = timer;
+    if (earliest === undefined) return;
+    // Nothing else can run and there is no event loop to sleep in: wait by the clock, but
+    // not past the deadline (the loop ends the waits then).
+    const until = Math.min(earliest.dueAt, this.deadlineAt ?? Infinity);
+    while (now() < until) {
+      // spin
+    }
+    if (now() >= earliest.dueAt) {
+      earliest.onDue?.();
+      earliest.blocker.wake();
+    }
   }
 
   private queueDeadlockCheck(): void {
@@ -122,16 +238,43 @@ export class Scheduler {
 
   // ---- fairness with the host ------------------------------------------------------------
 
-  /** Whether the thread has run long enough without giving the host a turn. */
+  /**
+   * Whether the thread has run long enough without giving the host a turn. Never inside
+   * driveUntil(): the host cannot have a turn before the driving call returns anyway.
+   */
   shouldYield(at = now()): boolean {
-    return at - this.lastMacrotask > YIELD_EVERY_MS;
+    return this.driving === 0 && at - this.lastMacrotask > YIELD_EVERY_MS;
   }
 
-  /** Resolves after a macrotask, giving queued host messages their turn. */
-  async yieldToHost(): Promise<void> {
-    await macrotask();
-    this.lastMacrotask = now();
+  /**
+   * A turn for the host as a wait: woken after a macrotask, or at once by driveUntil().
+   * Not a process's wait (a yielding process is runnable, not blocked).
+   */
+  yieldTurn(): Blocker {
+    const blocker = new Blocker('external', 'yield');
+    this.yields.add(blocker);
+    blocker.onSettle(() => this.yields.delete(blocker));
+    void macrotask().then(() => {
+      this.lastMacrotask = now();
+      blocker.wake();
+    });
+    return blocker;
   }
+
+  private wakeYields(): void {
+    for (const blocker of [...this.yields]) blocker.wake();
+  }
+
+  /** Runs `continuation` from the ready queue once `blocker` has ended (no process wait). */
+  whenSettled(blocker: Blocker, continuation: () => void): void {
+    blocker.onSettle(() => this.schedule(continuation));
+  }
+}
+
+/** The reason a driven wait cannot end. */
+function cannotWait(blocker: Blocker): string {
+  if (blocker.kind === 'internal') return 'every process is waiting: deadlock';
+  return `cannot wait for ${blocker.reason}: nothing in the sandbox can provide it while a synchronous process waits`;
 }
 
 export function now(): number {

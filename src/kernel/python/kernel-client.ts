@@ -1,9 +1,11 @@
-// The Python worker's view of the kernel: typed, blocking system calls over the channel.
+// The Python worker's view of the kernel: typed, blocking system calls over the channel
+// (mode 1), or over a transport that serves them on the kernel thread itself (inline mode,
+// inline-program.ts).
 // A failed call throws SyscallError with the kernel's errno (WASI numbering, which is also
 // Emscripten's and so Pyodide's `errno` module's); the caller turns it into whatever its
 // layer throws (Emscripten's ErrnoError for the filesystem, OSError in Python).
 
-import { DATA_CAPACITY, SyncChannelClient } from './channel.js';
+import { DATA_CAPACITY, SyncChannelClient, type ChannelMessage } from './channel.js';
 import type { PythonAnswer, PythonRequest, StartInfo, WireNetRequest, WireSpawn, WireStat } from './protocol.js';
 import type { OpenFlags } from '../proc/process-syscalls.js';
 
@@ -27,11 +29,17 @@ export interface NetHeadAnswer {
   message?: string;
 }
 
-export class KernelClient {
-  private readonly channel: SyncChannelClient;
+/** Carries one request to the kernel and returns its answer, blocking meanwhile. */
+export interface KernelTransport {
+  call(request: ChannelMessage): ChannelMessage;
+}
 
-  constructor(buffer: SharedArrayBuffer) {
-    this.channel = new SyncChannelClient(buffer);
+export class KernelClient {
+  private readonly channel: KernelTransport;
+
+  /** `channel`: mode 1's SharedArrayBuffer, or a transport (inline mode has no SharedArrayBuffer). */
+  constructor(channel: SharedArrayBuffer | KernelTransport) {
+    this.channel = isTransport(channel) ? channel : new SyncChannelClient(channel);
   }
 
   /** One call; `data` rides beside the request. Returns the value and any bytes. */
@@ -198,4 +206,9 @@ export class KernelClient {
   snapshotPart(data: Uint8Array, offset: number, total: number): void {
     this.call({ op: 'snapshotPart', offset, total }, data);
   }
+}
+
+function isTransport(channel: SharedArrayBuffer | KernelTransport): channel is KernelTransport {
+  // Not `instanceof SharedArrayBuffer`: the global is absent where inline mode is used.
+  return typeof (channel as Partial<KernelTransport>).call === 'function';
 }

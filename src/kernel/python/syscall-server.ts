@@ -4,7 +4,7 @@
 
 import { Errno, KernelError, fail } from '../errno.js';
 import { ProcessKilled } from '../proc/exit.js';
-import type { FullStat, OpenFlags, ProcessSyscalls } from '../proc/process-syscalls.js';
+import type { FullStat, OpenFlags, ProcessSyscalls, Waiting } from '../proc/process-syscalls.js';
 import { SPAWN_FLAG_NEW_GROUP } from '../proc/spawn-request.js';
 import type { PythonRequest, WireStat } from './protocol.js';
 
@@ -48,7 +48,16 @@ function openFlags(value: unknown): OpenFlags {
  * Serves the file, process and network calls. `ready`, `exit`, `fatal` and
  * `snapshotPart` belong to the worker's life and are handled by the caller.
  */
-export async function serveSyscall(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Array | undefined): Promise<Served> {
+export function serveSyscall(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Array | undefined): Promise<Served> {
+  return sys.complete(serveSteps(sys, request, data));
+}
+
+/** serveSyscall() for a caller on the kernel thread that cannot suspend (inline Python). */
+export function serveSyscallInline(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Array | undefined): Served {
+  return sys.completeInline(serveSteps(sys, request, data));
+}
+
+function* serveSteps(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Array | undefined): Waiting<Served> {
   switch (request.op) {
     case 'open':
       return { value: sys.open(str(request.path, 'path'), openFlags(request.flags), int(request.mode, 'mode')) };
@@ -58,12 +67,12 @@ export async function serveSyscall(sys: ProcessSyscalls, request: PythonRequest,
     case 'read': {
       const fd = int(request.fd, 'fd');
       const max = Math.max(0, int(request.max, 'max'));
-      if (request.position === undefined || request.position === null) return { data: await sys.read(fd, max) };
+      if (request.position === undefined || request.position === null) return { data: yield* sys.readSteps(fd, max) };
       // pread: read at a position without moving the descriptor's offset.
       const saved = sys.seek(fd, 0, 'cur');
       sys.seek(fd, int(request.position, 'position'), 'set');
       try {
-        return { data: await sys.read(fd, max) };
+        return { data: yield* sys.readSteps(fd, max) };
       } finally {
         sys.seek(fd, saved, 'set');
       }
@@ -81,7 +90,7 @@ export async function serveSyscall(sys: ProcessSyscalls, request: PythonRequest,
         let done = 0;
         while (done < bytes.length) {
           try {
-            done += await sys.write(fd, bytes.subarray(done));
+            done += yield* sys.writeSteps(fd, bytes.subarray(done));
           } catch (error) {
             if (done > 0 && error instanceof KernelError) break;
             throw error;
@@ -143,7 +152,7 @@ export async function serveSyscall(sys: ProcessSyscalls, request: PythonRequest,
     case 'poll': {
       const fds = Array.isArray(request.fds) ? request.fds.map((fd) => int(fd, 'fd')) : fail(Errno.INVAL, 'fds');
       const timeout = request.timeoutMs === undefined || request.timeoutMs === null ? undefined : Math.max(0, int(request.timeoutMs, 'timeout'));
-      return { value: await sys.pollRead(fds, timeout) };
+      return { value: yield* sys.pollReadSteps(fds, timeout) };
     }
     case 'spawn': {
       const spawn = request.request;
@@ -160,12 +169,12 @@ export async function serveSyscall(sys: ProcessSyscalls, request: PythonRequest,
       return { value: pid };
     }
     case 'wait':
-      return { value: (await sys.wait(int(request.pid, 'pid'), request.noHang === true)) ?? null };
+      return { value: (yield* sys.waitSteps(int(request.pid, 'pid'), request.noHang === true)) ?? null };
     case 'kill':
       sys.kill(int(request.pid, 'pid'), int(request.signal, 'signal'));
       return {};
     case 'sleep':
-      await sys.sleep(Math.max(0, int(request.ms, 'ms')));
+      yield* sys.sleepSteps(Math.max(0, int(request.ms, 'ms')));
       return {};
     case 'deadline':
       return { value: sys.deadlineRemaining() ?? null };
@@ -185,9 +194,9 @@ export async function serveSyscall(sys: ProcessSyscalls, request: PythonRequest,
       return { value: handle };
     }
     case 'netResponse':
-      return { value: await sys.netResponse(int(request.handle, 'handle')) };
+      return { value: yield* sys.netResponseSteps(int(request.handle, 'handle')) };
     case 'netRead':
-      return { data: await sys.netRead(int(request.handle, 'handle'), Math.max(1, int(request.max, 'max'))) };
+      return { data: yield* sys.netReadSteps(int(request.handle, 'handle'), Math.max(1, int(request.max, 'max'))) };
     case 'netClose':
       sys.netClose(int(request.handle, 'handle'));
       return {};

@@ -76,7 +76,7 @@ function bridgeCall(kernel: KernelClient, local: LocalCalls): (request: string, 
 const SNAPSHOT_IMPORTS = 'import sys, os, io, json, types, errno, time, importlib.abc, importlib.machinery, runpy, subprocess, atexit, warnings, traceback, re, collections, functools, itertools, http.client';
 
 /** Boots from the snapshot if there is one, and cold when it does not fit this build. */
-async function bootWithFallback(create: CreatePyodideModule, assets: PyodideAssets, makeSnapshot: boolean): Promise<{ pyodide: PyodideApi; module: { FS: unknown } }> {
+export async function bootWithFallback(create: CreatePyodideModule, assets: PyodideAssets, makeSnapshot: boolean): Promise<{ pyodide: PyodideApi; module: { FS: unknown } }> {
   const print = (): void => undefined;
   if (assets.snapshot !== undefined && !makeSnapshot) {
     try {
@@ -131,16 +131,21 @@ export async function runPythonWorker(create: CreatePyodideModule, assets: Pyodi
     return;
   }
   try {
-    await serveOneProcess(kernel, pyodide, FS, options);
+    runPythonProcess(kernel, pyodide, FS, new Int32Array(options.interrupt));
   } catch (error) {
     kernel.fatal(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
   }
 }
 
-async function serveOneProcess(kernel: KernelClient, pyodide: PyodideApi, FS: EmFS, options: WorkerRuntimeOptions): Promise<void> {
+/**
+ * Becomes the process the kernel assigns (`ready`), runs it and reports its status
+ * (`exit`), all synchronously over `kernel`: in a worker (mode 1) or inline on the kernel
+ * thread (inline-program.ts). `interrupt` is Pyodide's interrupt buffer (2 = SIGINT).
+ */
+export function runPythonProcess(kernel: KernelClient, pyodide: PyodideApi, FS: EmFS, interrupt: Int32Array): void {
   pyodide.unregisterJsModule('js');
   pyodide.unregisterJsModule('pyodide_js');
-  pyodide.setInterruptBuffer(new Int32Array(options.interrupt));
+  pyodide.setInterruptBuffer(interrupt);
   const local = new LocalCalls();
   pyodide.registerJsModule('_airlock_js', { call: bridgeCall(kernel, local) });
   const setup = pyodide.globals.get('dict') as () => { get(name: string): unknown; destroy?(): void };

@@ -1,9 +1,13 @@
 // Runs an asyncified wasm program so that any import may suspend it.
 //
-// An import that must wait returns a Promise. The runner then starts an unwind (Binaryen
-// asyncify saves the wasm call stack into a data buffer and returns to us), awaits the
-// promise while other processes run, and rewinds: it calls the export again, which
+// An import that must wait returns a Suspension (a kernel wait). The runner
+// then starts an unwind (Binaryen asyncify saves the wasm call stack into a data buffer and
+// returns to us), lets other processes run, and rewinds: it calls the export again, which
 // restores the stack up to the same import call, which now returns the awaited value.
+//
+// A Suspension resumes from the scheduler's ready queue, not through an `await`: that is
+// what lets a process that cannot suspend (inline Python) run this one synchronously while
+// it waits (Scheduler.driveUntil). Each wait resumes exactly once, through the one path.
 //
 // The data buffer comes from the program's own allocator (`airlock_alloc`): memory the
 // runner grew itself would later be handed out by malloc and corrupt the saved stack. The
@@ -20,13 +24,39 @@ export interface AsyncifyExports {
 const STATE_NORMAL = 0;
 const STATE_UNWINDING = 1;
 
-/** A syscall result: a value now, or a promise of one (the process suspends meanwhile). */
-export type SyscallResult = number | Promise<number>;
+/**
+ * A syscall that has to wait for a kernel event. `park` registers the wait and calls its
+ * continuation once it has ended (from the scheduler's ready queue); `resume` then gives
+ * the syscall's result — which may be another wait — or throws to end the process.
+ */
+export class Suspension {
+  constructor(
+    readonly park: (continuation: () => void) => void,
+    readonly resume: () => SyscallResult,
+  ) {}
+}
+
+/** A syscall result: a value now, or a wait for one (the process suspends meanwhile). */
+export type SyscallResult = number | Suspension;
+
+/** `result` with `map` applied to its value and `recover` to what its resumption throws. */
+export function mapResult(result: SyscallResult, map: (value: number) => SyscallResult, recover: (error: unknown) => SyscallResult): SyscallResult {
+  if (typeof result === 'number') return map(result);
+  return new Suspension(result.park, () => {
+    let next: SyscallResult;
+    try {
+      next = result.resume();
+    } catch (error) {
+      return recover(error);
+    }
+    return mapResult(next, map, recover);
+  });
+}
 
 export class AsyncifyRunner {
   private exports: AsyncifyExports | undefined;
   private dataPtr = 0;
-  private pending: Promise<number> | undefined;
+  private pending: Suspension | undefined;
   private rewinding = false;
   private resumeValue = 0;
   private running = false;
@@ -41,7 +71,7 @@ export class AsyncifyRunner {
     return WebAssembly.Module.exports(module).some((e) => e.name === 'asyncify_start_unwind');
   }
 
-  /** Wraps an import so that returning a Promise suspends the program. */
+  /** Wraps an import so that returning a Suspension suspends the program. */
   wrap<A extends number[]>(fn: (...args: A) => SyscallResult): (...args: A) => number {
     return (...args: A): number => {
       if (this.rewinding) {
@@ -70,30 +100,66 @@ export class AsyncifyRunner {
     view.setUint32(dataPtr + 4, dataPtr + size, true);
   }
 
-  /** Calls `entry` until it returns without being suspended. Exceptions propagate. */
-  async run(entry: () => unknown): Promise<void> {
-    const exports = this.exports as AsyncifyExports;
-    this.running = true;
-    try {
-      await this.loop(exports, entry);
-    } finally {
-      this.running = false;
-    }
+  /**
+   * Calls `entry` until it returns without being suspended; the promise rejects with what
+   * it throws. `onEnd` is called first, synchronously where the program ends (with the
+   * exception, or undefined), so that a process's exit takes effect even while a driving
+   * caller is still on the stack.
+   */
+  run(entry: () => unknown, onEnd?: (error: unknown) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.running = true;
+      const end = (error: unknown, failed: boolean): void => {
+        this.running = false;
+        try {
+          onEnd?.(error);
+        } finally {
+          if (failed) reject(error);
+          else resolve();
+        }
+      };
+      this.enter(entry, end);
+    });
   }
 
-  private async loop(exports: AsyncifyExports, entry: () => unknown): Promise<void> {
-    for (;;) {
+  /** Runs the program from its entry (or a rewind) to its end or its next suspension. */
+  private enter(entry: () => unknown, end: (error: unknown, failed: boolean) => void): void {
+    const exports = this.exports as AsyncifyExports;
+    try {
       entry();
-      if (exports.asyncify_get_state() !== STATE_UNWINDING) {
-        if (this.pending !== undefined) throw new Error('asyncify: an import suspended outside an unwind');
-        return;
-      }
-      exports.asyncify_stop_unwind();
-      const pending = this.pending as Promise<number>;
-      this.pending = undefined;
-      this.resumeValue = await pending;
+    } catch (error) {
+      end(error, true);
+      return;
+    }
+    if (exports.asyncify_get_state() !== STATE_UNWINDING) {
+      if (this.pending !== undefined) end(new Error('asyncify: an import suspended outside an unwind'), true);
+      else end(undefined, false);
+      return;
+    }
+    exports.asyncify_stop_unwind();
+    const pending = this.pending as Suspension;
+    this.pending = undefined;
+    this.resumeWith(pending, entry, end);
+  }
+
+  /** Once the suspended import's result is a number, rewinds into the program with it. */
+  private resumeWith(result: SyscallResult, entry: () => unknown, end: (error: unknown, failed: boolean) => void): void {
+    if (typeof result === 'number') {
+      this.resumeValue = result;
       this.rewinding = true;
-      exports.asyncify_start_rewind(this.dataPtr);
+      (this.exports as AsyncifyExports).asyncify_start_rewind(this.dataPtr);
+      this.enter(entry, end);
+    } else {
+      result.park(() => {
+        let next: SyscallResult;
+        try {
+          next = result.resume();
+        } catch (error) {
+          end(error, true);
+          return;
+        }
+        this.resumeWith(next, entry, end);
+      });
     }
   }
 

@@ -4,11 +4,11 @@
 // stack and end the process.
 
 import { errnoOf } from '../errno.js';
-import { isBlocked, type MaybeBlocked } from '../proc/blocker.js';
+import { isBlocked, type Blocker, type MaybeBlocked } from '../proc/blocker.js';
 import { DEADLINE_STATUS, ProcessKilled } from '../proc/exit.js';
 import type { Process } from '../proc/process.js';
 import type { Scheduler } from '../proc/scheduler.js';
-import type { AsyncifyRunner, SyscallResult } from './asyncify.js';
+import { Suspension, mapResult, type AsyncifyRunner, type SyscallResult } from './asyncify.js';
 
 // Import signatures vary; the gate only passes arguments through.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -27,10 +27,14 @@ export class SyscallGate {
       const at = performance.now();
       this.checkAlive(at);
       if (this.runner.canSuspend && this.scheduler.shouldYield(at)) {
-        return this.scheduler.yieldToHost().then(() => {
-          this.checkAlive();
-          return invoke(fn, args);
-        });
+        const turn = this.scheduler.yieldTurn();
+        return new Suspension(
+          (continuation) => this.scheduler.whenSettled(turn, continuation),
+          () => {
+            this.checkAlive();
+            return invoke(fn, args);
+          },
+        );
       }
       return invoke(fn, args);
     });
@@ -50,17 +54,27 @@ export class SyscallGate {
     const attempt = (): SyscallResult => {
       const result = operation();
       if (!isBlocked(result)) return finish(result);
-      return this.scheduler.wait(this.process, result).then(attempt);
+      return this.suspend(result, attempt);
     };
     return attempt();
   }
+
+  /** Waits for `blocker` (parked in the scheduler), then continues with `then`. */
+  suspend(blocker: Blocker, then: () => SyscallResult): Suspension {
+    return new Suspension(
+      (continuation) => this.scheduler.park(this.process, blocker, continuation),
+      () => {
+        blocker.check();
+        return then();
+      },
+    );
+  }
 }
 
+/** Calls `fn`; a KernelError it throws, now or when it resumes, becomes its errno. */
 function invoke(fn: AnyImport, args: unknown[]): SyscallResult {
   try {
-    const result = fn(...args);
-    if (typeof result === 'number') return result;
-    return result.catch(errnoOf);
+    return mapResult(fn(...args), (value) => value, errnoOf);
   } catch (error) {
     return errnoOf(error);
   }

@@ -14,7 +14,7 @@ import type { Inode } from '../vfs/inode.js';
 import { nowNs } from '../vfs/inode.js';
 import { encodePathString, normalizeAbsolute } from '../vfs/path.js';
 import { isFdLink, type Vfs, type VfsCaller } from '../vfs/vfs.js';
-import type { SyscallResult } from './asyncify.js';
+import { Suspension, mapResult, type SyscallResult } from './asyncify.js';
 import type { Description, StatInfo } from './description.js';
 import { ProcessMemory } from './process-memory.js';
 import type { SyscallGate } from './syscall-gate.js';
@@ -276,8 +276,7 @@ export function createWasiImports(process: Process, kernel: WasiKernel, gate: Sy
             return Errno.SUCCESS;
           },
         );
-        if (typeof result === 'number') return result;
-        return result.catch((error: unknown) => {
+        return mapResult(result, (value) => value, (error) => {
           throw brokenPipe(error);
         });
       } catch (error) {
@@ -438,15 +437,12 @@ export function createWasiImports(process: Process, kernel: WasiKernel, gate: Sy
       };
       // Timers may fire a little before the monotonic clock reaches the target (they round
       // to whole milliseconds): sleep again for the rest, so a sleep is never short.
-      const sleepUntilEarliest = async (): Promise<number> => {
-        for (;;) {
-          const delay = earliest - performance.now();
-          if (delay <= 0) return finish();
-          const blocker = new Blocker('external', 'sleep');
-          const timer = setTimeout(() => blocker.wake(), Math.ceil(delay));
-          blocker.onSettle(() => clearTimeout(timer));
-          await scheduler.wait(process, blocker);
-        }
+      const sleepUntilEarliest = (): SyscallResult => {
+        const delay = earliest - performance.now();
+        if (delay <= 0) return finish();
+        const blocker = new Blocker('external', 'sleep');
+        scheduler.wakeAfter(blocker, Math.ceil(delay));
+        return gate.suspend(blocker, sleepUntilEarliest);
       };
       if (earliest - performance.now() <= 0) return finish();
       return sleepUntilEarliest();
@@ -461,7 +457,10 @@ export function createWasiImports(process: Process, kernel: WasiKernel, gate: Sy
       for (let offset = 0; offset < length; offset += 65536) crypto.getRandomValues(out.subarray(offset, Math.min(length, offset + 65536)));
       return Errno.SUCCESS;
     },
-    sched_yield: (): SyscallResult => scheduler.yieldToHost().then(success),
+    sched_yield: (): SyscallResult => {
+      const turn = scheduler.yieldTurn();
+      return new Suspension((continuation) => scheduler.whenSettled(turn, continuation), success);
+    },
     sock_accept: enosys,
     sock_recv: enosys,
     sock_send: enosys,
