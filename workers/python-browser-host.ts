@@ -24,7 +24,6 @@ export class PageAssetsLink {
   private assets: Promise<PythonAssetsMessage> | undefined;
   private resolveAssets: (assets: PythonAssetsMessage) => void = () => undefined;
   private rejectAssets: (error: Error) => void = () => undefined;
-  private latest: PythonAssetsMessage | undefined;
 
   attach(port: MessagePort): void {
     if (this.port !== undefined) return;
@@ -42,8 +41,7 @@ export class PageAssetsLink {
       });
       if (this.port !== undefined) this.ask();
     }
-    // A snapshot that arrived later replaces the first answer's (none).
-    return this.latest !== undefined ? Promise.resolve(this.latest) : this.assets;
+    return this.assets;
   }
 
   private ask(): void {
@@ -53,10 +51,7 @@ export class PageAssetsLink {
 
   private receive(message: PageToKernelPython): void {
     if (message.op === 'assets') {
-      this.latest = message;
       this.resolveAssets(message);
-    } else if (message.op === 'snapshot' && this.latest !== undefined) {
-      this.latest = { ...this.latest, snapshot: message.snapshot };
     } else if (message.op === 'unavailable') {
       this.rejectAssets(new PythonAssetsUnavailable(message.reason));
       // The next python3 asks again (the page may have recovered, e.g. a network blip).

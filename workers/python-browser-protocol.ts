@@ -11,7 +11,7 @@ export interface PythonAssetsMessage {
   op: 'assets';
   module: WebAssembly.Module;
   stdlib: Uint8Array;
-  /** A memory snapshot made by the page's builder worker, if one is cached. */
+  /** A memory snapshot made by the page's builder worker, if it has one. */
   snapshot?: Uint8Array;
   /** The URL of pyodide.asm.mjs (a same-origin script the Python worker imports). */
   script: string;
@@ -23,13 +23,7 @@ export interface PythonUnavailableMessage {
   reason: string;
 }
 
-/** A snapshot made after the assets were sent, for the interpreters started from now on. */
-export interface PythonSnapshotUpdate {
-  op: 'snapshot';
-  snapshot: Uint8Array;
-}
-
-export type PageToKernelPython = PythonAssetsMessage | PythonUnavailableMessage | PythonSnapshotUpdate;
+export type PageToKernelPython = PythonAssetsMessage | PythonUnavailableMessage;
 export type KernelToPagePython = { op: 'need' };
 
 /** Posted by the page on the kernel worker itself, to hand over the port. */

@@ -64,19 +64,11 @@ export function browserPlatform(createWorker: WorkerFactory, options: BrowserPla
     network: gatewayNetwork(options.gatewayUrl ?? location.origin),
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
       const python = pythonFor(options, extras);
-      let release = (): void => undefined;
-      const connection = connectWorker((name) => {
+      return connectWorker((name) => {
         const worker = createWorker(name);
-        release = python.attach(worker);
+        python.attach(worker);
         return worker;
       }, connectOptions);
-      return {
-        ...connection,
-        terminate() {
-          release();
-          connection.terminate();
-        },
-      };
     },
     modules(): Promise<ModuleSpec[]> {
       let modules = compiled.get(baseUrl);
