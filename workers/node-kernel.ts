@@ -12,7 +12,7 @@ import { installErrorTransfer } from '../src/protocol/channel.js';
 import type { KernelInit, ModuleSpec } from '../src/protocol/messages.js';
 import { framedEndpoint } from '../src/protocol/node-framing.js';
 import { FORBIDDEN_GLOBALS, hardenRealm } from './harden.js';
-import { nodePythonPrograms } from './python-node-host.js';
+import { nodeInlinePythonPrograms, nodePythonPrograms } from './python-node-host.js';
 
 const exit = process.exit.bind(process);
 const argument = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -20,6 +20,7 @@ const messageBytes = Number(argument('airlock-message-bytes') ?? 8 * 1024 * 1024
 const wasmDir = argument('airlock-wasm-dir');
 const pyodideDir = argument('airlock-pyodide-dir');
 const pythonSnapshot = argument('airlock-python-snapshot');
+const pythonInline = process.argv.includes('--airlock-python-inline');
 // Bundled next to this file by scripts/bundle-node-kernel.mjs.
 const pythonWorkerScript = new URL('./python-worker.mjs', import.meta.url);
 
@@ -54,6 +55,8 @@ class NodeKernelService extends KernelService {
   }
 }
 
-const service = new NodeKernelService((event) => endpoint.postMessage(event), FORBIDDEN_GLOBALS, () => nodePythonPrograms(pyodideDir, pythonWorkerScript, pythonSnapshot));
+const service = new NodeKernelService((event) => endpoint.postMessage(event), FORBIDDEN_GLOBALS, () =>
+  pythonInline ? nodeInlinePythonPrograms(pyodideDir, pythonSnapshot) : nodePythonPrograms(pyodideDir, pythonWorkerScript, pythonSnapshot),
+);
 hardenRealm();
 Comlink.expose(service, endpoint);

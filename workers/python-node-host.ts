@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { PythonProgram, type PythonWorkerFactory, type PythonWorkerHandle } from '../src/kernel/python/python-program.js';
+import { createInlinePythonProgram } from '../src/kernel/python/inline-program.js';
+import type { CreatePyodideModule } from '../src/kernel/python/pyodide-boot.js';
 import type { ExternalProgram } from '../src/kernel/proc/module-registry.js';
 
 export interface NodePythonWorkerData {
@@ -33,21 +35,24 @@ export interface NodePythonOptions {
   makeSnapshot?: boolean;
 }
 
+/** Reads and compiles Pyodide's files (and the snapshot, if there is one). */
+async function loadAssets(pyodideDir: string, snapshotFile: string | undefined): Promise<Assets> {
+  const bytes = readFileSync(join(pyodideDir, 'pyodide.asm.wasm'));
+  const stdlib = new Uint8Array(readFileSync(join(pyodideDir, 'python_stdlib.zip')));
+  let snapshot: Uint8Array | undefined;
+  try {
+    snapshot = snapshotFile === undefined ? undefined : new Uint8Array(readFileSync(snapshotFile));
+  } catch {
+    // No snapshot: a cold start, slower but the same interpreter.
+  }
+  return { module: await WebAssembly.compile(bytes), stdlib, snapshot };
+}
+
 /** The factory that starts Python workers from `pyodideDir` with `workerScript`. */
 export function nodePythonWorkerFactory(pyodideDir: string, workerScript: URL, options: NodePythonOptions = {}): PythonWorkerFactory {
   let assets: Promise<Assets> | undefined;
   const load = (): Promise<Assets> => {
-    assets ??= (async () => {
-      const bytes = readFileSync(join(pyodideDir, 'pyodide.asm.wasm'));
-      const stdlib = new Uint8Array(readFileSync(join(pyodideDir, 'python_stdlib.zip')));
-      let snapshot: Uint8Array | undefined;
-      try {
-        snapshot = options.snapshotFile === undefined ? undefined : new Uint8Array(readFileSync(options.snapshotFile));
-      } catch {
-        // No snapshot: a cold start, slower but the same interpreter.
-      }
-      return { module: await WebAssembly.compile(bytes), stdlib, snapshot };
-    })();
+    assets ??= loadAssets(pyodideDir, options.snapshotFile);
     return assets;
   };
   return (init): PythonWorkerHandle => {
@@ -85,4 +90,30 @@ export function nodePythonPrograms(pyodideDir: string | undefined, workerScript:
   if (pyodideDir === undefined) return [];
   // pip and pip3 are the interpreter too: they refuse with a message naming why (no package source).
   return [{ tools: ['python3', 'python', 'pip', 'pip3'], program: new PythonProgram(nodePythonWorkerFactory(pyodideDir, workerScript, { snapshotFile })) }];
+}
+
+/**
+ * `python3` inline on the kernel thread (mode 3), selected by the host for tests of the
+ * mode pages without SharedArrayBuffer get. Pyodide's script is loaded into this (already
+ * hardened) realm on first use; as in the Python worker, Emscripten must see a worker
+ * realm, or with `process` gone it would take the d8 shell's paths.
+ */
+export function nodeInlinePythonPrograms(pyodideDir: string | undefined, snapshotFile: string | undefined): Array<{ tools: string[]; program: ExternalProgram }> {
+  if (pyodideDir === undefined) return [];
+  let create: Promise<CreatePyodideModule> | undefined;
+  const loadCreate = (): Promise<CreatePyodideModule> => {
+    create ??= (async () => {
+      if (!('WorkerGlobalScope' in globalThis)) {
+        Object.defineProperty(globalThis, 'WorkerGlobalScope', { value: class WorkerGlobalScope {}, configurable: false, writable: false });
+      }
+      const script = (await import(pathToFileURL(join(pyodideDir, 'pyodide.asm.mjs')).href)) as { default: CreatePyodideModule };
+      return script.default;
+    })();
+    return create;
+  };
+  const program = createInlinePythonProgram({
+    create: async (settings) => (await loadCreate())(settings),
+    assets: () => loadAssets(pyodideDir, snapshotFile),
+  });
+  return [{ tools: ['python3', 'python', 'pip', 'pip3'], program }];
 }

@@ -25,6 +25,8 @@ export interface ChildSpec {
   isolateNetwork: boolean;
   /** Python's memory snapshot file (src/host/python/node-snapshot.ts), if there is one. */
   pythonSnapshot?: string;
+  /** Run Python inline on the kernel thread (mode 3) instead of in its own worker. */
+  pythonInline?: boolean;
 }
 
 let unshareWorks: boolean | undefined;
@@ -59,6 +61,7 @@ export function childCommand(spec: ChildSpec): { program: string; args: string[]
     `--airlock-wasm-dir=${spec.wasmDir}`,
     ...(pyodideDir === undefined ? [] : [`--airlock-pyodide-dir=${pyodideDir}`]),
     ...(spec.pythonSnapshot === undefined ? [] : [`--airlock-python-snapshot=${spec.pythonSnapshot}`]),
+    ...(spec.pythonInline === true ? ['--airlock-python-inline'] : []),
   ];
   if (spec.isolateNetwork && canUnshareNetwork()) {
     return { program: UNSHARE, args: ['-n', '--', process.execPath, ...nodeArgs] };

@@ -19,6 +19,11 @@ export interface NodePlatformOptions {
   wasmDir?: string;
   /** Run sandbox children without network when the OS allows it (default true). */
   isolateNetwork?: boolean;
+  /**
+   * Python's mode (ARCHITECTURE.md §2): `worker` (default, mode 1) or `inline` on the
+   * kernel thread, as pages without SharedArrayBuffer run it (mode 3; for tests).
+   */
+  pythonMode?: 'worker' | 'inline';
 }
 
 const pool = new ChildPool();
@@ -36,7 +41,7 @@ export function nodePlatform(options: NodePlatformOptions = {}): Platform {
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
       const bundle = await kernelBundlePath();
       const pythonSnapshot = pythonSnapshotFile(bundle);
-      return pool.connect({ bundle, wasmDir, messageBytes: connectOptions.messageBytes, isolateNetwork: options.isolateNetwork !== false, pythonSnapshot }, connectOptions);
+      return pool.connect({ bundle, wasmDir, messageBytes: connectOptions.messageBytes, isolateNetwork: options.isolateNetwork !== false, pythonSnapshot, pythonInline: options.pythonMode === 'inline' }, connectOptions);
     },
     async modules(): Promise<ModuleSpec[]> {
       manifest ??= JSON.parse(readFileSync(join(wasmDir, 'manifest.json'), 'utf8')) as Manifest;
