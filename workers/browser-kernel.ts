@@ -3,15 +3,15 @@
 // the host in init(). The realm is hardened before the kernel serves anything.
 //
 // Python (docs/python.md): where SharedArrayBuffer exists (a cross-origin isolated page)
-// each interpreter runs in a nested Worker of this one (mode 1), with Pyodide's assets
-// handed down by the page over a MessagePort of its own; elsewhere python3 says why it
-// cannot run.
+// each interpreter runs in a nested Worker of this one (mode 1); elsewhere it runs inline
+// on this thread (mode 3). Either way Pyodide's assets are handed down by the page over a
+// MessagePort of its own.
 
 import * as Comlink from 'comlink';
 import { KernelService } from '../src/kernel/kernel-service.js';
 import type { ExternalProgram } from '../src/kernel/proc/module-registry.js';
-import type { Process } from '../src/kernel/proc/process.js';
-import type { ProcessSyscalls } from '../src/kernel/proc/process-syscalls.js';
+import { createInlinePythonProgram } from '../src/kernel/python/inline-program.js';
+import type { CreatePyodideModule } from '../src/kernel/python/pyodide-boot.js';
 import { guardEndpoint, installErrorTransfer } from '../src/protocol/channel.js';
 import { FORBIDDEN_GLOBALS, hardenRealm } from './harden.js';
 import { PageAssetsLink, browserPythonPrograms, type WorkerConstructor } from './python-browser-host.js';
@@ -37,25 +37,26 @@ scope.addEventListener('message', (event: MessageEvent) => {
 
 const PYTHON_TOOLS = ['python3', 'python', 'pip', 'pip3'];
 
-/** Exit status of a command that cannot be executed (POSIX). */
-const CANNOT_EXECUTE = 126;
-
-/** python3 where no mode can run it: says why instead of failing obscurely. */
-class PythonUnavailable implements ExternalProgram {
-  readonly kind = 'external';
-  readonly name = 'python';
-
-  constructor(private readonly reason: string) {}
-
-  async run(process: Process, sys: ProcessSyscalls): Promise<number> {
-    const name = process.argv[0]?.split('/').pop() ?? 'python3';
-    try {
-      await sys.write(2, new TextEncoder().encode(`${name}: ${this.reason}\n`));
-    } catch {
-      // stderr closed: the status still says it.
-    }
-    return CANNOT_EXECUTE;
-  }
+/**
+ * Mode 3 for pages without SharedArrayBuffer: Pyodide in this (hardened) realm, its script
+ * imported on first use from the URL the page sent with the assets.
+ */
+function inlinePython(): ExternalProgram {
+  let create: Promise<CreatePyodideModule> | undefined;
+  const loadCreate = (): Promise<CreatePyodideModule> => {
+    create ??= pythonAssets.get().then(async (assets) => ((await import(/* @vite-ignore */ assets.script)) as { default: CreatePyodideModule }).default);
+    create.catch(() => {
+      create = undefined;
+    });
+    return create;
+  };
+  return createInlinePythonProgram({
+    create: async (settings) => (await loadCreate())(settings),
+    assets: async () => {
+      const { module, stdlib, snapshot } = await pythonAssets.get();
+      return { module, stdlib, snapshot };
+    },
+  });
 }
 
 function pythonPrograms(): Array<{ tools: string[]; program: ExternalProgram }> {
@@ -63,8 +64,7 @@ function pythonPrograms(): Array<{ tools: string[]; program: ExternalProgram }> 
   if (isolated && typeof SharedArrayBuffer === 'function' && NestedWorker !== undefined) {
     return browserPythonPrograms(NestedWorker, pythonWorkerUrl, pythonAssets);
   }
-  const reason = 'needs a cross-origin isolated page (SharedArrayBuffer), which this page is not; Python cannot run here yet';
-  return [{ tools: PYTHON_TOOLS, program: new PythonUnavailable(reason) }];
+  return [{ tools: PYTHON_TOOLS, program: inlinePython() }];
 }
 
 installErrorTransfer();

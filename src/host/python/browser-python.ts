@@ -118,7 +118,9 @@ export class BrowserPython {
   /** Makes and caches the snapshot; undefined when it cannot (interpreters then boot cold). */
   private buildSnapshot(assets: PythonAssetsMessage): Promise<Uint8Array | undefined> {
     const create = this.options.createSnapshotBuilder;
-    if (create === undefined) return Promise.resolve(undefined);
+    // The builder needs SharedArrayBuffer; a page without it (the embed, where Python runs
+    // inline) can still use a snapshot another page of the origin cached.
+    if (create === undefined || !crossOriginIsolated) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       let builder: Worker;
       try {
