@@ -53,116 +53,133 @@ function runPython(page: Page, code: string): Promise<RunResultLike> {
   }, code);
 }
 
-test.describe.configure({ mode: 'serial', timeout: 180_000 });
+/**
+ * One suite per mode: `worker` in the playground (cross-origin isolated: a nested Python
+ * worker), `inline` in the embed page (not isolated: Pyodide on the kernel thread).
+ */
+function escapeSuite(mode: 'worker' | 'inline'): void {
+  test.describe(`python escape suite, ${mode === 'worker' ? 'mode 1 (playground)' : 'inline mode (embed page)'}`, () => {
+    test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
-let page: Page;
-let server: Server;
-let port = 0;
-let hostHits = 0;
-const offApp: string[] = [];
-const duringAttempts: Request[] = [];
-let recording = false;
-let before: StorageView;
+    let page: Page;
+    let server: Server;
+    let port = 0;
+    let hostHits = 0;
+    const offApp: string[] = [];
+    const duringAttempts: Request[] = [];
+    let recording = false;
+    let before: StorageView;
 
-test.beforeAll(async ({ browser, baseURL }) => {
-  server = createServer((_request, response) => {
-    hostHits += 1;
-    response.end('reached');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as { port: number }).port;
-  const app = new URL(baseURL ?? 'http://127.0.0.1/').origin;
-  page = await (await browser.newContext()).newPage();
-  // Anything that is not the app itself is refused and remembered.
-  await page.context().route('**/*', (route) => {
-    if (new URL(route.request().url()).origin === app) return route.continue();
-    offApp.push(route.request().url());
-    return route.abort();
-  });
-  page.context().on('request', (request) => {
-    if (recording) duringAttempts.push(request);
-  });
-  // Messages that reach the page from any worker it started (the kernel worker, the
-  // snapshot builder) or from anywhere else: only the app's own shapes are expected.
-  await page.addInitScript(() => {
-    const unexpected: unknown[] = [];
-    (window as unknown as { __unexpectedMessages: unknown[] }).__unexpectedMessages = unexpected;
-    const expected = (data: unknown): boolean => {
-      if (typeof data !== 'object' || data === null) return false;
-      const record = data as Record<string, unknown>;
-      // comlink replies, the kernel's events, the Python port's request, the builder's answer.
-      return typeof record.id === 'string' || 'airlockEvent' in record || record.op === 'need' || record.op === 'snapshot' || record.op === 'failed';
-    };
-    const NativeWorker = window.Worker;
-    window.Worker = class extends NativeWorker {
-      constructor(url: string | URL, options?: WorkerOptions) {
-        super(url, options);
-        this.addEventListener('message', (event) => {
-          if (!expected(event.data)) unexpected.push(String(JSON.stringify(event.data)).slice(0, 200));
-        });
+    test.beforeAll(async ({ browser, baseURL }) => {
+      server = createServer((_request, response) => {
+        hostHits += 1;
+        response.end('reached');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as { port: number }).port;
+      const app = new URL(baseURL ?? 'http://127.0.0.1/').origin;
+      page = await (await browser.newContext()).newPage();
+      // Anything that is not the app itself is refused and remembered.
+      await page.context().route('**/*', (route) => {
+        if (new URL(route.request().url()).origin === app) return route.continue();
+        offApp.push(route.request().url());
+        return route.abort();
+      });
+      page.context().on('request', (request) => {
+        if (recording) duringAttempts.push(request);
+      });
+      // Messages that reach the page from any worker it started (the kernel worker, the
+      // snapshot builder) or from anywhere else: only the app's own shapes are expected.
+      await page.addInitScript(() => {
+        const unexpected: unknown[] = [];
+        (window as unknown as { __unexpectedMessages: unknown[] }).__unexpectedMessages = unexpected;
+        const expected = (data: unknown): boolean => {
+          if (typeof data !== 'object' || data === null) return false;
+          const record = data as Record<string, unknown>;
+          // comlink replies, the kernel's events, the Python port's request, the builder's answer.
+          return typeof record.id === 'string' || 'airlockEvent' in record || record.op === 'need' || record.op === 'snapshot' || record.op === 'failed';
+        };
+        const NativeWorker = window.Worker;
+        window.Worker = class extends NativeWorker {
+          constructor(url: string | URL, options?: WorkerOptions) {
+            super(url, options);
+            this.addEventListener('message', (event) => {
+              if (!expected(event.data)) unexpected.push(String(JSON.stringify(event.data)).slice(0, 200));
+            });
+          }
+        };
+        window.addEventListener('message', (event) => unexpected.push(`window: ${String(JSON.stringify(event.data)).slice(0, 200)}`));
+      });
+      // Both start in the playground, whose builder caches the snapshot for the origin: the
+      // embed page then boots its inline interpreters from it instead of cold.
+      await openPlayground(page);
+      expect((await runPython(page, 'print(6 * 7)')).stdout).toBe('42\n');
+      await expect.poll(async () => (await storageView(page)).caches.length, { timeout: 120_000 }).toBe(1);
+      if (mode === 'inline') {
+        await page.goto(`${baseURL ?? ''}embed.html?id=escape`);
+        await expect(page.locator('.xterm-rows')).toContainText('user@sandbox', { timeout: 30_000 });
       }
-    };
-    window.addEventListener('message', (event) => unexpected.push(`window: ${String(JSON.stringify(event.data)).slice(0, 200)}`));
-  });
-  await openPlayground(page);
-  expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
-  expect((await runPython(page, 'print(6 * 7)')).stdout).toBe('42\n');
-  // Let the snapshot builder finish, so its cache write is not taken for an attempt's.
-  await expect.poll(async () => (await storageView(page)).caches.length, { timeout: 120_000 }).toBe(1);
-  before = await storageView(page);
-  recording = true;
-});
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(mode === 'worker');
+      expect((await runPython(page, 'print(6 * 7)')).stdout).toBe('42\n');
+      before = await storageView(page);
+      recording = true;
+    });
 
-test.afterAll(async () => {
-  await page?.context().close();
-  server?.close();
-});
+    test.afterAll(async () => {
+      await page?.context().close();
+      server?.close();
+    });
 
-test('has at least 25 attempts', () => {
-  expect(ESCAPE_ATTEMPTS.length).toBeGreaterThanOrEqual(25);
-});
+    test('has at least 25 attempts', () => {
+      expect(ESCAPE_ATTEMPTS.length).toBeGreaterThanOrEqual(25);
+    });
 
-for (const attempt of ESCAPE_ATTEMPTS) {
-  test(`blocks: ${attempt.name}`, async () => {
-    const canary = `/host-canary/${attempt.name.replace(/[^a-z0-9]+/gi, '-')}`;
-    const code = attempt.code.replaceAll('CANARY', canary).replaceAll('PORT', String(port));
-    const result = await runPython(page, code);
-    const output = result.stdout + result.stderr;
-    expect(output).not.toContain('ESCAPED');
-    expect(offApp).toEqual([]);
-    expect(hostHits).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __unexpectedMessages: unknown[] }).__unexpectedMessages)).toEqual([]);
-    // The sandbox is still usable after the attempt.
-    expect((await runPython(page, 'import json; print(json.dumps(6 * 7))')).stdout).toBe('42\n');
+    for (const attempt of ESCAPE_ATTEMPTS) {
+      test(`blocks: ${attempt.name}`, async () => {
+        const canary = `/host-canary/${attempt.name.replace(/[^a-z0-9]+/gi, '-')}`;
+        const code = attempt.code.replaceAll('CANARY', canary).replaceAll('PORT', String(port));
+        const result = await runPython(page, code);
+        const output = result.stdout + result.stderr;
+        expect(output).not.toContain('ESCAPED');
+        expect(offApp).toEqual([]);
+        expect(hostHits).toBe(0);
+        expect(await page.evaluate(() => (window as unknown as { __unexpectedMessages: unknown[] }).__unexpectedMessages)).toEqual([]);
+        // The sandbox is still usable after the attempt.
+        expect((await runPython(page, 'import json; print(json.dumps(6 * 7))')).stdout).toBe('42\n');
+      });
+    }
+
+    test('after every attempt: no request but the app files, no storage written', async () => {
+      recording = false;
+      const app = new URL(page.url()).origin;
+      for (const request of duringAttempts) {
+        const url = new URL(request.url());
+        expect(url.origin).toBe(app);
+        // Only the app's static files (Pyodide's, loaded again by nothing here) may be fetched.
+        expect(request.method(), url.pathname).toBe('GET');
+        expect(url.pathname, url.pathname).toMatch(/^\/(assets|pyodide|wasm)\//);
+      }
+      expect(await storageView(page)).toEqual(before);
+    });
+
+    test('the watchers above do see what they watch for', async () => {
+      // A request for the host server is refused by the route (the page's own fetch would not
+      // even leave it: its CSP allows connect-src 'self' only)…
+      const probe = await page.context().newPage();
+      await probe.goto(`http://127.0.0.1:${port}/probe`).catch(() => undefined);
+      await probe.close();
+      expect(offApp).toEqual([`http://127.0.0.1:${port}/probe`]);
+      expect(hostHits).toBe(0);
+      // …and a stray message from a worker the page started is recorded.
+      await page.evaluate(async () => {
+        const worker = new Worker(URL.createObjectURL(new Blob(["postMessage('stray')"], { type: 'text/javascript' })));
+        await new Promise((resolve) => worker.addEventListener('message', resolve, { once: true }));
+        worker.terminate();
+      });
+      expect(await page.evaluate(() => (window as unknown as { __unexpectedMessages: unknown[] }).__unexpectedMessages)).toEqual(['"stray"']);
+    });
   });
 }
 
-test('after every attempt: no request but the app files, no storage written', async () => {
-  recording = false;
-  const app = new URL(page.url()).origin;
-  for (const request of duringAttempts) {
-    const url = new URL(request.url());
-    expect(url.origin).toBe(app);
-    // Only the app's static files (Pyodide's, loaded again by nothing here) may be fetched.
-    expect(request.method(), url.pathname).toBe('GET');
-    expect(url.pathname, url.pathname).toMatch(/^\/(assets|pyodide|wasm)\//);
-  }
-  expect(await storageView(page)).toEqual(before);
-});
-
-test('the watchers above do see what they watch for', async () => {
-  // A request for the host server is refused by the route (the page's own fetch would not
-  // even leave it: its CSP allows connect-src 'self' only)…
-  const probe = await page.context().newPage();
-  await probe.goto(`http://127.0.0.1:${port}/probe`).catch(() => undefined);
-  await probe.close();
-  expect(offApp).toEqual([`http://127.0.0.1:${port}/probe`]);
-  expect(hostHits).toBe(0);
-  // …and a stray message from a worker the page started is recorded.
-  await page.evaluate(async () => {
-    const worker = new Worker(URL.createObjectURL(new Blob(["postMessage('stray')"], { type: 'text/javascript' })));
-    await new Promise((resolve) => worker.addEventListener('message', resolve, { once: true }));
-    worker.terminate();
-  });
-  expect(await page.evaluate(() => (window as unknown as { __unexpectedMessages: unknown[] }).__unexpectedMessages)).toEqual(['"stray"']);
-});
+escapeSuite('worker');
+escapeSuite('inline');
