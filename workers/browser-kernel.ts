@@ -14,7 +14,7 @@ import { createInlinePythonProgram } from '../src/kernel/python/inline-program.j
 import type { CreatePyodideModule } from '../src/kernel/python/pyodide-boot.js';
 import { guardEndpoint, installErrorTransfer } from '../src/protocol/channel.js';
 import { FORBIDDEN_GLOBALS, hardenRealm } from './harden.js';
-import { PageAssetsLink, browserPythonPrograms, type WorkerConstructor } from './python-browser-host.js';
+import { PYTHON_TOOLS, PageAssetsLink, browserPythonPrograms, type WorkerConstructor } from './python-browser-host.js';
 import { isPythonPortMessage } from './python-browser-protocol.js';
 import pythonWorkerScript from './python-browser-worker.ts?worker&url';
 
@@ -34,8 +34,6 @@ scope.addEventListener('message', (event: MessageEvent) => {
   event.stopImmediatePropagation();
   pythonAssets.attach(event.data.airlockPythonPort);
 });
-
-const PYTHON_TOOLS = ['python3', 'python', 'pip', 'pip3'];
 
 /**
  * Mode 3 for pages without SharedArrayBuffer: Pyodide in this (hardened) realm, its script

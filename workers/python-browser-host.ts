@@ -8,6 +8,9 @@ import { PythonProgram, type PythonWorkerFactory, type PythonWorkerHandle } from
 import type { ExternalProgram } from '../src/kernel/proc/module-registry.js';
 import type { BrowserPythonWorkerData, KernelToPagePython, PageToKernelPython, PythonAssetsMessage } from './python-browser-protocol.js';
 
+/** The commands the interpreter answers to (pip and pip3 refuse, naming why). */
+export const PYTHON_TOOLS = ['python3', 'python', 'pip', 'pip3'];
+
 /** The Worker constructor, captured before the realm was hardened. */
 export type WorkerConstructor = new (url: string | URL, options?: WorkerOptions) => Worker;
 
@@ -94,5 +97,5 @@ export function browserPythonWorkerFactory(NestedWorker: WorkerConstructor, scri
 
 /** `python3` and `python` (and pip, which refuses) for KernelService's externals hook. */
 export function browserPythonPrograms(NestedWorker: WorkerConstructor, script: string, assets: PageAssetsLink): Array<{ tools: string[]; program: ExternalProgram }> {
-  return [{ tools: ['python3', 'python', 'pip', 'pip3'], program: new PythonProgram(browserPythonWorkerFactory(NestedWorker, script, () => assets.get())) }];
+  return [{ tools: PYTHON_TOOLS, program: new PythonProgram(browserPythonWorkerFactory(NestedWorker, script, () => assets.get())) }];
 }
