@@ -189,6 +189,61 @@ for (const target of selected) {
   groups.get(flags).push(target);
 }
 
+// Functions that never return (Rust's `-> !` panic and allocation-failure paths), left out
+// of asyncify's instrumentation for the targets with `asyncifySkipNeverReturning`
+// (legacy-mangled names, `*` a wildcard, matched by Binaryen's asyncify-removelist).
+//
+// Why: with panic = "abort" every bounds check, unwrap and Vec growth calls one of these,
+// and each of them reaches `fd_write` (the panic message) through the panic hook. Asyncify
+// therefore instrumented almost every function for a path that only ever ends the process:
+// coreutils.wasm went from 4.24 MB to 3.36 MB without it (docs/coreutils.md).
+//
+// Why it is safe: a function on this list cannot suspend correctly, but it also never
+// returns to its caller. If a system call under it suspends (the panic hook's write to
+// stderr when the kernel gives the host a turn), the uninstrumented code runs on to
+// `abort`, which traps: the process ends exactly as before, with the same status; at worst
+// that write of the panic message is lost. No caller ever resumes from a corrupted stack.
+// Only add a function here if every path through it ends in a trap: never `process::exit`
+// (its `proc_exit` may suspend, and the `unreachable` after it would then trap instead of
+// exiting), never a panic *hook* (it returns).
+//   core::panicking::*               panic, panic_fmt, panic_bounds_check, assert_failed, … (all `-> !`)
+//   core::slice::index::*_fail*      slice index out of range (`-> !`), and their `_rt` bodies
+//   core::str::slice_error_fail*     str index not on a char boundary (`-> !`)
+//   core::result::unwrap_failed, core::option::expect_failed, copy_from_slice's len_mismatch_fail
+//   alloc::raw_vec::capacity_overflow, alloc::alloc::handle_alloc_error (+ rt_error),
+//     __rust_alloc_error_handler, __rg_oom, rust_oom (allocation failure: print, then abort)
+//   Vec::{insert,remove,split_off}::assert_failed, generic_array::from_iter_length_fail
+//   std::panicking::{begin_panic, begin_panic_handler, rust_panic_with_hook} and their
+//     closures, rust_begin_unwind, rust_panic, std's __rust_end_short_backtrace (only ever
+//     called by those two with a closure that panics)
+// The list names the whole chain of each path because -O2 (before asyncify) inlines parts of
+// it into others on the list; Binaryen then warns that those names match nothing, which is
+// expected.
+const NEVER_RETURNING = [
+  '_ZN4core9panicking*',
+  '_ZN4core5slice5index*_fail*',
+  '_ZN4core3str16slice_error_fail*',
+  '_ZN4core3str19slice_error_fail_rt*',
+  '_ZN4core6result13unwrap_failed*',
+  '_ZN4core6option13expect_failed*',
+  '_ZN4core5slice29_$LT$impl$u20$$u5b$T$u5d$$GT$15copy_from_slice17len_mismatch_fail*',
+  '_ZN5alloc7raw_vec17capacity_overflow*',
+  '_ZN5alloc5alloc18handle_alloc_error*',
+  '__rust_alloc_error_handler',
+  '__rg_oom',
+  'rust_oom',
+  '_ZN5alloc3vec16Vec$LT$T$C$A$GT$6insert13assert_failed*',
+  '_ZN5alloc3vec16Vec$LT$T$C$A$GT$6remove13assert_failed*',
+  '_ZN5alloc3vec16Vec$LT$T$C$A$GT$9split_off13assert_failed*',
+  '_ZN13generic_array21from_iter_length_fail*',
+  '_ZN3std9panicking11begin_panic*',
+  '_ZN3std9panicking19begin_panic_handler*',
+  '_ZN3std9panicking20rust_panic_with_hook*',
+  'rust_begin_unwind',
+  'rust_panic',
+  '_ZN3std10sys_common9backtrace26__rust_end_short_backtrace*',
+];
+
 const manifests = new Map();
 for (const [flags, group] of groups) {
   cargoBuild(flags, [...new Set(group.map((t) => t.package))]);
@@ -197,8 +252,9 @@ for (const [flags, group] of groups) {
     const output = join(root, target.out);
     mkdirSync(dirname(output), { recursive: true });
     // -Oz after asyncify: 1% smaller than -Os on coreutils (4.51 MB against 4.55 MB).
+    const asyncifyArgs = target.asyncifySkipNeverReturning ? [`--pass-arg=asyncify-removelist@${NEVER_RETURNING.join(',')}`] : [];
     execFileSync('wasm-opt', [
-      input, '-O2', '--asyncify', '-Oz',
+      input, '-O2', '--asyncify', ...asyncifyArgs, '-Oz',
       '--strip-debug', '--strip-producers', '--enable-bulk-memory',
       '-o', output,
     ], { stdio: 'inherit' });
