@@ -1,8 +1,9 @@
-// The browser kernel worker's side of Python (ARCHITECTURE.md §2, mode 1): `python3` and
-// `python` as external programs whose interpreter runs in a nested dedicated Worker. The
+// The browser kernel worker's side of Python (ARCHITECTURE.md §2): in mode 1 `python3` and
+// `python` are external programs whose interpreter runs in a nested dedicated Worker. The
 // kernel worker cannot fetch (connect-src 'none'), so the page hands it Pyodide's compiled
 // module, the stdlib bytes and a snapshot over a MessagePort, asked for when Python is
-// first needed; each Python worker gets them in its one start message.
+// first needed (PageAssetsLink, which inline mode uses too); each Python worker gets them
+// in its one start message.
 
 import { PythonProgram, type PythonWorkerFactory, type PythonWorkerHandle } from '../src/kernel/python/python-program.js';
 import type { ExternalProgram } from '../src/kernel/proc/module-registry.js';
