@@ -29,7 +29,11 @@ test('python3 in the terminal: -c, a script, a pipeline, subprocess, files seen 
   await openPlayground(page);
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
   await typeInTerminal(page, "python3 -c 'import sys; print(\"py\", 6 * 7, sys.version_info[:2])'\n");
+  // Python loads on first use, after the prompt: the page shows it loading, then not.
+  const pythonBar = page.getByRole('progressbar', { name: /Python/ });
+  await expect(pythonBar).toBeVisible();
   await expect(terminalText(page)).toContainText('py 42 (3, 14)', { timeout: 60_000 });
+  await expect(pythonBar).toHaveCount(0);
   await waitIdle(page);
 
   await typeInTerminal(page, "printf 'import sys\\nprint(\"args:\", *sys.argv[1:])\\n' > script.py && python3 script.py one two\n");

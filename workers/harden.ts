@@ -11,12 +11,24 @@ export const FORBIDDEN_GLOBALS = [
   'caches', 'CacheStorage', 'BroadcastChannel', 'Worker', 'SharedWorker', 'localStorage',
   'sessionStorage', 'openDatabase', 'navigator', 'Request', 'Response', 'Headers',
   'process', 'require', 'module', 'global', 'Deno', 'Bun',
+  // Chromium's workers also carry the old sandboxed-filesystem API (origin storage), the
+  // storage and lock managers and notifications: storage and a way out of the realm.
+  'webkitRequestFileSystem', 'webkitRequestFileSystemSync', 'webkitResolveLocalFileSystemURL',
+  'webkitResolveLocalFileSystemSyncURL', 'Notification', 'StorageManager', 'LockManager',
 ] as const;
 
 /** Removes and shadows the forbidden globals of `scope`; returns the names that existed. */
 export function hardenRealm(scope: object = globalThis): string[] {
+  return removeGlobals(scope, FORBIDDEN_GLOBALS);
+}
+
+/**
+ * Deletes `names` from `scope` and every prototype above it, then shadows them on `scope`
+ * with a non-configurable `undefined`; returns the names that existed.
+ */
+export function removeGlobals(scope: object, names: readonly string[]): string[] {
   const removed: string[] = [];
-  for (const name of FORBIDDEN_GLOBALS) {
+  for (const name of names) {
     let present = false;
     for (let holder: object | null = scope; holder !== null; holder = Object.getPrototypeOf(holder)) {
       if (Object.prototype.hasOwnProperty.call(holder, name)) {

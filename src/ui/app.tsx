@@ -4,7 +4,7 @@
 import { lazy, Suspense, useCallback, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { BannerList } from './components/banner-list.js';
 import { FileTree } from './components/file-tree.js';
-import { LoadingBar } from './components/loading-bar.js';
+import { LoadingBar, PythonLoadingBar } from './components/loading-bar.js';
 import { SessionsPanel } from './components/sessions-panel.js';
 import { SettingsPanel } from './components/settings-panel.js';
 import { StatusBar } from './components/status-bar.js';
@@ -59,7 +59,7 @@ export function App({ controller }: { controller: PlaygroundController }) {
       return;
     }
     if (interpreter === 'python3' && !view.tools.includes('python3')) {
-      controller.addBanner({ level: 'warning', kind: 'run', title: 'python3 is not installed in this sandbox yet, so .py files cannot run.', detail: 'Shell scripts (.sh) run with bash. Python support is being added.' });
+      controller.addBanner({ level: 'warning', kind: 'run', title: 'python3 is not available in this sandbox, so .py files cannot run.', detail: 'Shell scripts (.sh) still run with bash.' });
       return;
     }
     if (view.settings.tools !== null && interpreter === 'python3' && !view.settings.tools.includes('python3')) {
@@ -99,7 +99,7 @@ export function App({ controller }: { controller: PlaygroundController }) {
           Download workspace
         </button>
       </header>
-      {view.phase === 'loading' ? <LoadingBar progress={view.progress} /> : null}
+      {view.phase === 'loading' ? <LoadingBar progress={view.progress} /> : <PythonLoadingBar python={view.python} />}
       {view.phase === 'failed' ? (
         <div className="banners">
           <div className="banner error" role="alert">

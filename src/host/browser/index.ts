@@ -9,6 +9,7 @@ export * from '../../protocol/errors.js';
 export { DEFAULT_LIMITS } from '../../protocol/limits.js';
 
 export type BrowserSandboxOptions = SandboxOptions & BrowserPlatformOptions;
+export type { PythonLoadProgress } from '../python/browser-python.js';
 
 import KernelWorker from '../../../workers/browser-kernel.ts?worker';
 import SnapshotBuilderWorker from '../../../workers/python-browser-snapshot.ts?worker';

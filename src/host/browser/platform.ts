@@ -5,7 +5,7 @@ import type { ModuleSpec } from '../../protocol/messages.js';
 import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
 import { connectWorker, type WorkerFactory } from './worker-connection.js';
 import { gatewayNetwork } from '../network/gateway-network.js';
-import { BrowserPython } from '../python/browser-python.js';
+import { BrowserPython, type PythonLoadProgress } from '../python/browser-python.js';
 
 interface Manifest {
   modules: Array<{ name: string; file: string; commands: string[]; memoryMinPages: number; asyncifyBytes?: number }>;
@@ -18,6 +18,11 @@ export interface BrowserPlatformOptions {
   gatewayUrl?: string;
   /** Progress of module downloads, for loading bars: bytes done and total. */
   onProgress?: (loaded: number, total: number) => void;
+  /**
+   * Progress of loading Python (on the first python3 of the page): download, then the
+   * memory snapshot. Only the first sandbox of a page reports it: the files are shared.
+   */
+  onPythonProgress?: (progress: PythonLoadProgress) => void;
   /** Where Pyodide's files are served (default: `${BASE_URL}pyodide/`). */
   pyodideBaseUrl?: string;
 }
@@ -52,7 +57,7 @@ function pythonFor(options: BrowserPlatformOptions, extras: BrowserPlatformExtra
   const baseUrl = options.pyodideBaseUrl ?? new URL('pyodide/', new URL(import.meta.env.BASE_URL, location.href)).href;
   let python = pythons.get(baseUrl);
   if (python === undefined) {
-    python = new BrowserPython({ baseUrl, onProgress: options.onProgress, createSnapshotBuilder: extras.createSnapshotBuilder });
+    python = new BrowserPython({ baseUrl, onProgress: options.onPythonProgress, createSnapshotBuilder: extras.createSnapshotBuilder });
     pythons.set(baseUrl, python);
   }
   return python;

@@ -19,11 +19,18 @@ const MAX_SNAPSHOT_BYTES = 512 * 1024 * 1024;
 /** A builder that has not answered by then is given up: interpreters boot cold instead. */
 const BUILDER_TIMEOUT_MS = 90_000;
 
+/** Where loading Python stands, for a loading bar (bytes of the download done and total). */
+export interface PythonLoadProgress {
+  stage: 'download' | 'snapshot' | 'ready' | 'failed';
+  loaded: number;
+  total: number;
+}
+
 export interface BrowserPythonOptions {
   /** Where pyodide.asm.mjs, pyodide.asm.wasm and python_stdlib.zip are served. */
   baseUrl: string;
-  /** Download progress of Pyodide's files (bytes done, total). */
-  onProgress?: (loaded: number, total: number) => void;
+  /** Progress of loading Python: the download of Pyodide's files, then the snapshot. */
+  onProgress?: (progress: PythonLoadProgress) => void;
   /** Starts the snapshot builder worker; without it interpreters always boot cold. */
   createSnapshotBuilder?: () => Worker;
 }
@@ -60,6 +67,9 @@ function counted(response: Response, progress: (bytes: number) => void): Respons
 /** Pyodide's files for one page, fetched once and shared by all its sandboxes. */
 export class BrowserPython {
   private assets: Promise<PythonAssetsMessage> | undefined;
+  /** Download progress in bytes, for `onProgress`. */
+  private loaded = 0;
+  private total = 0;
 
   constructor(private readonly options: BrowserPythonOptions) {}
 
@@ -85,8 +95,18 @@ export class BrowserPython {
   }
 
   load(): Promise<PythonAssetsMessage> {
-    this.assets ??= this.fetchAll();
+    if (this.assets === undefined) {
+      this.assets = this.fetchAll();
+      this.assets.then(
+        () => this.report('ready'),
+        () => this.report('failed'),
+      );
+    }
     return this.assets;
+  }
+
+  private report(stage: PythonLoadProgress['stage']): void {
+    this.options.onProgress?.({ stage, loaded: Math.min(this.loaded, this.total), total: this.total });
   }
 
   private async fetchAll(): Promise<PythonAssetsMessage> {
@@ -97,11 +117,12 @@ export class BrowserPython {
       fetchOk(new URL('python_stdlib.zip', base)),
       readCachedSnapshot(cacheKey()),
     ]);
-    const total = Number(wasm.headers.get('Content-Length') ?? 0) + Number(stdlib.headers.get('Content-Length') ?? 0);
-    let loaded = 0;
+    this.total = Number(wasm.headers.get('Content-Length') ?? 0) + Number(stdlib.headers.get('Content-Length') ?? 0);
+    this.loaded = 0;
+    this.report('download');
     const progress = (bytes: number): void => {
-      loaded += bytes;
-      this.options.onProgress?.(Math.min(loaded, total), total);
+      this.loaded += bytes;
+      this.report('download');
     };
     const [module, stdlibBytes] = await Promise.all([
       WebAssembly.compileStreaming(counted(wasm, progress)),
@@ -111,6 +132,7 @@ export class BrowserPython {
     // Without a cached snapshot the first interpreter waits for the builder: one cold boot
     // then a restore is quicker than several cold boots side by side (measured: ≈10 s
     // against ≈20 s for the first python3 of a page at load 7 on 2 cores).
+    if (cached === undefined) this.report('snapshot');
     const snapshot = cached ?? (await this.buildSnapshot(assets));
     return snapshot === undefined ? assets : { ...assets, snapshot };
   }

@@ -3,7 +3,7 @@
 // lock, snapshots, and the banners. Components read its `view` through useSyncExternalStore
 // and call its methods.
 
-import { Sandbox, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
+import { Sandbox, type PythonLoadProgress, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
 import { browserPlatform } from '../../host/browser/platform.js';
 import { DEFAULT_LIMITS } from '../../protocol/limits.js';
 import { WorkspaceSaver } from '../../host/persistence/saver.js';
@@ -31,6 +31,8 @@ export interface PlaygroundView {
   phase: Phase;
   failure: string | null;
   progress: { loaded: number; total: number } | null;
+  /** Loading Python on its first use (null until then). */
+  python: PythonLoadProgress | null;
   workspace: string;
   settings: PlaygroundSettings;
   banners: Banner[];
@@ -75,6 +77,7 @@ export class PlaygroundController {
       phase: 'loading',
       failure: null,
       progress: null,
+      python: null,
       workspace: options.workspace,
       settings: parseSettings(undefined),
       banners: [],
@@ -231,6 +234,7 @@ export class PlaygroundController {
       ...sandboxOptions(this.view.settings),
       state,
       onProgress: (loaded, total) => this.update({ progress: { loaded, total } }),
+      onPythonProgress: (python) => this.update({ python }),
       onCommit: (delta) => {
         if (this.current !== sandbox) return;
         this.saver?.addDelta(delta);
