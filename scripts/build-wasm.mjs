@@ -34,12 +34,11 @@ function commandsIn(dir) {
   return names.sort();
 }
 /**
- * The module's imports as "module.name". A program may import only WASI preview1, the
- * `airlock` module and `env.memory`; anything else (e.g. a libc symbol wasi-libc lacks,
- * which the linker silently turns into an `env` import) would fail at instantiation.
+ * The module's imports, read from its import section: `{ module, field, kind, min }` where
+ * `min` is the initial size of an imported memory or table.
  */
-function importNames(bytes) {
-  const names = [];
+function moduleImports(bytes) {
+  const imports = [];
   let offset = 8;
   const varuint = () => {
     let result = 0;
@@ -57,6 +56,13 @@ function importNames(bytes) {
     offset += length;
     return text;
   };
+  /** limits: a flags byte, the minimum, and the maximum when flag 1 is set. */
+  const limits = () => {
+    const flags = varuint();
+    const min = varuint();
+    if (flags & 1) varuint();
+    return min;
+  };
   while (offset < bytes.length) {
     const id = bytes[offset++];
     const size = varuint();
@@ -70,19 +76,27 @@ function importNames(bytes) {
       const module = name();
       const field = name();
       const kind = bytes[offset++];
-      names.push(`${module}.${field}`);
+      let min;
       if (kind === 0) varuint();
-      else if (kind === 1) { offset += 1; const flags = varuint(); varuint(); if (flags & 1) varuint(); }
-      else if (kind === 2) { const flags = varuint(); varuint(); if (flags & 1) varuint(); }
+      else if (kind === 1) { offset += 1; min = limits(); }
+      else if (kind === 2) min = limits();
       else if (kind === 3) offset += 2;
+      imports.push({ module, field, kind, min });
     }
     break;
   }
-  return names;
+  return imports;
 }
 
+/**
+ * A program may import only WASI preview1, the `airlock` module and `env.memory`; anything
+ * else (e.g. a libc symbol wasi-libc lacks, which the linker silently turns into an `env`
+ * import) would fail at instantiation.
+ */
 function checkImports(file, bytes) {
-  const bad = importNames(bytes).filter((n) => !n.startsWith('wasi_snapshot_preview1.') && !n.startsWith('airlock.') && n !== 'env.memory');
+  const bad = moduleImports(bytes)
+    .map((i) => `${i.module}.${i.field}`)
+    .filter((n) => !n.startsWith('wasi_snapshot_preview1.') && !n.startsWith('airlock.') && n !== 'env.memory');
   if (bad.length > 0) {
     console.error(`build-wasm: ${file} imports ${bad.join(', ')}: not provided by the kernel (a libc function wasi-libc lacks?)`);
     process.exitCode = 1;
@@ -91,44 +105,9 @@ function checkImports(file, bytes) {
 
 /** Initial pages of the module's imported `env.memory` (browsers compile by streaming and never see the bytes). */
 function importedMemoryMinPages(bytes) {
-  let offset = 8;
-  const varuint = () => {
-    let result = 0;
-    let shift = 0;
-    for (;;) {
-      const byte = bytes[offset++];
-      result += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) return result;
-      shift += 7;
-    }
-  };
-  const name = () => {
-    const length = varuint();
-    const text = bytes.subarray(offset, offset + length).toString('utf8');
-    offset += length;
-    return text;
-  };
-  while (offset < bytes.length) {
-    const id = bytes[offset++];
-    const size = varuint();
-    const end = offset + size;
-    if (id !== 2) {
-      offset = end;
-      continue;
-    }
-    const count = varuint();
-    for (let i = 0; i < count; i++) {
-      const module = name();
-      const field = name();
-      const kind = bytes[offset++];
-      if (kind === 0) varuint();
-      else if (kind === 1) { offset += 1; const flags = varuint(); varuint(); if (flags & 1) varuint(); }
-      else if (kind === 2) { const flags = varuint(); const min = varuint(); if (flags & 1) varuint(); if (module === 'env' && field === 'memory') return min; }
-      else if (kind === 3) offset += 2;
-    }
-    break;
-  }
-  throw new Error('module does not import env.memory');
+  const memory = moduleImports(bytes).find((i) => i.kind === 2 && i.module === 'env' && i.field === 'memory');
+  if (memory === undefined) throw new Error('module does not import env.memory');
+  return memory.min;
 }
 
 for (const target of targets) {
