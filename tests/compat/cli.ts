@@ -1,7 +1,8 @@
 // Runs compatibility suites from the command line and prints every difference:
 //   npx tsx tests/compat/cli.ts --suite coreutils --target native [--file grep] [--grep text]
 // Targets: `native` (our native binaries under real bash; for development) and `sandbox`
-// (the acceptance target: a fresh sandbox per case).
+// (the acceptance target: a fresh sandbox per case); `sandbox-inline` is `sandbox` with
+// python3 inline on the kernel thread (the mode of pages without SharedArrayBuffer).
 
 import { loadSuite, suites, type LoadedCase } from './cases.js';
 import { compare } from './compare.js';
@@ -40,6 +41,7 @@ async function targetRunner(target: string): Promise<(c: LoadedCase) => Promise<
     return native.runNative;
   }
   if (target === 'sandbox') return (await import('./sandbox-target.js')).createSandboxRunner();
+  if (target === 'sandbox-inline') return (await import('./sandbox-target.js')).createSandboxRunner('inline');
   throw new Error(`unknown target ${target}`);
 }
 
@@ -78,7 +80,7 @@ async function main(): Promise<void> {
   await Promise.all(Array.from({ length: options.jobs }, worker));
   console.log(`${passed} passed, ${failed} failed, ${known} known failures, ${skipped} skipped`);
   process.exitCode = failed > 0 ? 1 : 0;
-  if (options.target === 'sandbox') (await import('./sandbox-target.js')).drainWarmPool();
+  if (options.target.startsWith('sandbox')) (await import('./sandbox-target.js')).drainWarmPool();
 }
 
 main().catch((error: unknown) => {

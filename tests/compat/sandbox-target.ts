@@ -2,13 +2,14 @@
 // process) holding the case's files in /home/user, with the same environment the
 // reference gets, through the sandbox's own shell.
 
-import { Sandbox, drainWarmPool } from '../../src/host/node/index.js';
+import { Sandbox, drainWarmPool, type NodeSandboxOptions } from '../../src/host/node/index.js';
 import type { CompatCase } from './cases.js';
 import { caseEnv, SANDBOX_HOME, type Outcome } from './reference.js';
 
-export function createSandboxRunner(): (c: CompatCase) => Promise<Outcome> {
+/** `pythonMode`: which of Python's modes the sandboxes use (default: its own worker). */
+export function createSandboxRunner(pythonMode: NodeSandboxOptions['pythonMode'] = 'worker'): (c: CompatCase) => Promise<Outcome> {
   return async (c: CompatCase): Promise<Outcome> => {
-    const sandbox = await Sandbox.create({ files: c.files });
+    const sandbox = await Sandbox.create({ files: c.files, pythonMode });
     try {
       const result = await sandbox.run(c.script, {
         env: caseEnv(SANDBOX_HOME, '/usr/local/bin:/usr/bin:/bin'),
