@@ -5,7 +5,7 @@
 // up for the page to cache. The browser counterpart of workers/python-snapshot-builder.ts.
 
 import { ChannelHost } from '../src/kernel/python/channel.js';
-import type { PythonRequest } from '../src/kernel/python/protocol.js';
+import { collectSnapshot } from '../src/kernel/python/snapshot-collector.js';
 import { hardenRealm } from './harden.js';
 import { browserPythonWorkerFactory, type WorkerConstructor } from './python-browser-host.js';
 import type { BuilderAnswer, BuilderRequest, PythonAssetsMessage } from './python-browser-protocol.js';
@@ -25,25 +25,9 @@ async function build(request: BuilderRequest): Promise<BuilderAnswer> {
   const channel = ChannelHost.create();
   const factory = browserPythonWorkerFactory(NestedWorker, pythonWorkerUrl, () => Promise.resolve(assets), true);
   const worker = factory({ channel: channel.buffer, interrupt: new SharedArrayBuffer(4) });
-  let snapshot: Uint8Array | undefined;
   try {
-    for (;;) {
-      const message = await Promise.race([channel.next(), worker.failed]);
-      if (typeof message === 'string') return { op: 'failed', reason: message };
-      if (message === undefined) return { op: 'failed', reason: 'the channel closed' };
-      const call = message.json as PythonRequest;
-      if (call.op === 'snapshotPart') {
-        snapshot ??= new Uint8Array(call.total);
-        snapshot.set(message.data ?? new Uint8Array(0), call.offset);
-        channel.answer({ json: { ok: true } });
-      } else if (call.op === 'exit' && snapshot !== undefined) {
-        return { op: 'snapshot', snapshot };
-      } else if (call.op === 'fatal') {
-        return { op: 'failed', reason: call.message };
-      } else {
-        return { op: 'failed', reason: `unexpected request ${call.op}` };
-      }
-    }
+    const outcome = await collectSnapshot(channel, worker.failed);
+    return outcome.ok ? { op: 'snapshot', snapshot: outcome.snapshot } : { op: 'failed', reason: outcome.reason };
   } finally {
     channel.close();
     worker.terminate();

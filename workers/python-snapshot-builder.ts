@@ -6,7 +6,7 @@
 
 import { renameSync, writeFileSync } from 'node:fs';
 import { ChannelHost } from '../src/kernel/python/channel.js';
-import type { PythonRequest } from '../src/kernel/python/protocol.js';
+import { collectSnapshot } from '../src/kernel/python/snapshot-collector.js';
 import { nodePythonWorkerFactory } from './python-node-host.js';
 
 const argument = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -20,30 +20,13 @@ if (out === undefined || pyodideDir === undefined) {
 const channel = ChannelHost.create();
 const factory = nodePythonWorkerFactory(pyodideDir, new URL('./python-worker.mjs', import.meta.url), { makeSnapshot: true });
 const worker = factory({ channel: channel.buffer, interrupt: new SharedArrayBuffer(4) });
-let snapshot: Uint8Array | undefined;
-const fail = (message: string): never => {
-  process.stderr.write(`python snapshot: ${message}\n`);
-  worker.terminate();
+const outcome = await collectSnapshot(channel, worker.failed);
+worker.terminate();
+if (!outcome.ok) {
+  process.stderr.write(`python snapshot: ${outcome.reason}\n`);
   process.exit(1);
-};
-void worker.failed.then((reason) => fail(reason));
-for (;;) {
-  const message = await channel.next();
-  if (message === undefined) fail('the channel closed');
-  const request = message?.json as PythonRequest;
-  if (request.op === 'snapshotPart') {
-    snapshot ??= new Uint8Array(request.total);
-    snapshot.set(message?.data ?? new Uint8Array(0), request.offset);
-    channel.answer({ json: { ok: true } });
-  } else if (request.op === 'exit' && snapshot !== undefined) {
-    const temporary = `${out}.${process.pid}.tmp`;
-    writeFileSync(temporary, snapshot);
-    renameSync(temporary, out);
-    worker.terminate();
-    process.exit(0);
-  } else if (request.op === 'fatal') {
-    fail(request.message);
-  } else {
-    fail(`unexpected request ${request.op}`);
-  }
 }
+const temporary = `${out}.${process.pid}.tmp`;
+writeFileSync(temporary, outcome.snapshot);
+renameSync(temporary, out);
+process.exit(0);
