@@ -26,6 +26,8 @@ mod ops;
 mod options;
 #[path = "jq/parser.rs"]
 mod parser;
+#[path = "jq/parser_primary.rs"]
+mod parser_primary;
 #[path = "jq/parser_terms.rs"]
 mod parser_terms;
 #[path = "jq/paths.rs"]
