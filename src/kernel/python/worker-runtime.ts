@@ -16,6 +16,7 @@ import { DRIVER_SOURCE } from './py/driver.js';
 import { PRELUDE_SOURCE } from './py/prelude.js';
 import { SANDBOX_SOURCE } from './py/sandbox.js';
 import { NETWORK_SOURCE } from './py/network.js';
+import { EVENT_LOOP_SOURCE } from './py/event-loop.js';
 import { DATA_CAPACITY } from './channel.js';
 
 export interface WorkerRuntimeOptions {
@@ -157,6 +158,7 @@ export function runPythonProcess(kernel: KernelClient, pyodide: PyodideApi, FS: 
   pyodide.unregisterJsModule('_airlock_js');
   pyodide.runPython(SANDBOX_SOURCE, { globals: scope, filename: '<airlock-sandbox>' });
   pyodide.runPython(NETWORK_SOURCE, { globals: scope, filename: '<airlock-network>' });
+  pyodide.runPython(EVENT_LOOP_SOURCE, { globals: scope, filename: '<airlock-event-loop>' });
   pyodide.runPython(DRIVER_SOURCE, { globals: scope, filename: '<airlock-driver>' });
   const main = scope.get('main') as (start: string) => number;
 

@@ -220,6 +220,7 @@ def _airlock_sandbox_module():
         import subprocess
         install_subprocess(subprocess)
         sys.modules['_airlock_network'].install()
+        sys.modules['_airlock_event_loop'].install()
 
     module.install = install
     module.spawn = spawn
