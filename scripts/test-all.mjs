@@ -56,10 +56,10 @@ stage('build', () => {
 });
 
 stage('Rust tests (cargo test)', () => {
-  // Doc-tests are left out: with the release profile's LTO, rustdoc cannot read the
-  // dependencies' bitcode-only rlibs ("found invalid metadata files"), and the crates keep
-  // their examples in unit tests.
-  const result = run('/usr/bin/cargo', ['test', '--workspace', '--release', '--lib', '--bins', '--tests'], {
+  // The dev profile: it compiles in 2.3 min against 4 min for the release profile's LTO
+  // build on 2 cores, and keeps overflow checks on. Doc-tests are left out: the crates keep
+  // their examples in unit tests (and under LTO rustdoc cannot read bitcode-only rlibs).
+  const result = run('/usr/bin/cargo', ['test', '--workspace', '--lib', '--bins', '--tests'], {
     cwd: join(root, 'crates'),
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, RUSTC: '/usr/bin/rustc' },
