@@ -37,7 +37,7 @@ import type { EmFS } from './emscripten-types.js';
 import { KernelClient, type KernelTransport } from './kernel-client.js';
 import type { CreatePyodideModule, PyodideAssets } from './pyodide-boot.js';
 import type { PythonRequest, StartInfo } from './protocol.js';
-import { asPythonError, serveSyscallInline } from './syscall-server.js';
+import { asPythonError, safeIsatty, serveSyscallInline, writeError } from './syscall-server.js';
 import { bootWithFallback, runPythonProcess } from './worker-runtime.js';
 
 export interface InlinePythonOptions {
@@ -160,18 +160,3 @@ function refuse(error: KernelError): ChannelMessage {
   return { json: { ok: false, errno: error.errno, message: error.message } };
 }
 
-function safeIsatty(sys: ProcessSyscalls, fd: number): boolean {
-  try {
-    return sys.isatty(fd);
-  } catch {
-    return false;
-  }
-}
-
-async function writeError(sys: ProcessSyscalls, text: string): Promise<void> {
-  try {
-    await sys.write(2, new TextEncoder().encode(text));
-  } catch (error) {
-    if (!(error instanceof KernelError) && !(error instanceof ProcessKilled)) throw error;
-  }
-}

@@ -10,14 +10,14 @@
 // Pyodide's interrupt buffer (KeyboardInterrupt, `finally` blocks run) and terminates the
 // worker if it is still running after a grace period.
 
-import { Errno, KernelError } from '../errno.js';
+import { Errno } from '../errno.js';
 import { DEADLINE_STATUS, ProcessKilled } from '../proc/exit.js';
 import type { ExternalProgram } from '../proc/module-registry.js';
 import type { Process } from '../proc/process.js';
 import type { ProcessSyscalls } from '../proc/process-syscalls.js';
 import { ChannelHost } from './channel.js';
 import type { PythonRequest, StartInfo } from './protocol.js';
-import { asPythonError, serveSyscall } from './syscall-server.js';
+import { asPythonError, safeIsatty, serveSyscall, writeError } from './syscall-server.js';
 
 /** What a platform passes to a new Python worker. */
 export interface PythonWorkerInit {
@@ -164,22 +164,6 @@ export class PythonProgram implements ExternalProgram {
     } finally {
       clearInterval(watchdog);
     }
-  }
-}
-
-function safeIsatty(sys: ProcessSyscalls, fd: number): boolean {
-  try {
-    return sys.isatty(fd);
-  } catch {
-    return false;
-  }
-}
-
-async function writeError(sys: ProcessSyscalls, text: string): Promise<void> {
-  try {
-    await sys.write(2, new TextEncoder().encode(text));
-  } catch (error) {
-    if (!(error instanceof KernelError) && !(error instanceof ProcessKilled)) throw error;
   }
 }
 

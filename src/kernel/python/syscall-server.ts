@@ -211,3 +211,21 @@ export function asPythonError(error: unknown): KernelError | ProcessKilled {
   if (error instanceof KernelError || error instanceof ProcessKilled) return error;
   throw error;
 }
+
+/** Whether `fd` is a terminal; false when the fd is not open (the answer a start-up needs). */
+export function safeIsatty(sys: ProcessSyscalls, fd: number): boolean {
+  try {
+    return sys.isatty(fd);
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a python3 message to stderr; a closed or killed stderr is not an error here. */
+export async function writeError(sys: ProcessSyscalls, text: string): Promise<void> {
+  try {
+    await sys.write(2, new TextEncoder().encode(text));
+  } catch (error) {
+    if (!(error instanceof KernelError) && !(error instanceof ProcessKilled)) throw error;
+  }
+}
