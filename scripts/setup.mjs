@@ -4,7 +4,7 @@
 // derived here, so adding a dependency needs no change to this file.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Debian packages for building the wasm and for the reference tools of the compat suites. */
@@ -20,15 +20,36 @@ function installed(pkg) {
   return result.status === 0 && result.stdout.includes('install ok installed');
 }
 
+const REGISTRY = '/usr/share/cargo/registry';
+
+/**
+ * The crates in Debian's registry as "name-version", read from their Cargo.toml: the
+ * directory name is not always the crate's (md-5 0.10.1 lives in md-0.10.1).
+ */
+function registryCrates() {
+  const crates = new Set();
+  if (!existsSync(REGISTRY)) return crates;
+  for (const entry of readdirSync(REGISTRY)) {
+    const manifest = join(REGISTRY, entry, 'Cargo.toml');
+    if (!existsSync(manifest)) continue;
+    const section = /\[package\]([\s\S]*?)(?:\n\[|$)/.exec(readFileSync(manifest, 'utf8'))?.[1] ?? '';
+    const name = /^name = "([^"]+)"/m.exec(section)?.[1];
+    const version = /^version = "([^"]+)"/m.exec(section)?.[1];
+    if (name && version) crates.add(`${name}-${version}`);
+  }
+  return crates;
+}
+
 /** Debian packages providing the registry crates Cargo.lock uses. */
 function cratePackages(root) {
   const lock = readFileSync(join(root, 'crates/Cargo.lock'), 'utf8');
+  const present = registryCrates();
   const packages = new Set();
   for (const block of lock.split('[[package]]')) {
     const name = /name = "([^"]+)"/.exec(block)?.[1];
     const version = /version = "([^"]+)"/.exec(block)?.[1];
     if (!name || !version || !block.includes('source = ')) continue;
-    if (!existsSync(`/usr/share/cargo/registry/${name}-${version}`)) packages.add(`librust-${name.replace(/_/g, '-')}-dev`);
+    if (!present.has(`${name}-${version}`)) packages.add(`librust-${name.replace(/_/g, '-')}-dev`);
   }
   return [...packages];
 }
