@@ -5,7 +5,7 @@
 // first needed (PageAssetsLink, which inline mode uses too); each Python worker gets them
 // in its one start message.
 
-import { PythonProgram, type PythonWorkerFactory, type PythonWorkerHandle } from '../src/kernel/python/python-program.js';
+import { PythonProgram, startWhenLoaded, type PythonWorkerFactory, type PythonWorkerHandle } from '../src/kernel/python/python-program.js';
 import type { ExternalProgram } from '../src/kernel/proc/module-registry.js';
 import type { BrowserPythonWorkerData, KernelToPagePython, PageToKernelPython, PythonAssetsMessage } from './python-browser-protocol.js';
 
@@ -66,34 +66,21 @@ export class PageAssetsLink {
 
 /** Starts Python workers from `script` (the bundled python-browser-worker). */
 export function browserPythonWorkerFactory(NestedWorker: WorkerConstructor, script: string, assets: () => Promise<PythonAssetsMessage>, makeSnapshot = false): PythonWorkerFactory {
-  return (init): PythonWorkerHandle => {
-    let worker: Worker | undefined;
-    let terminated = false;
-    let fail: (reason: string) => void = () => undefined;
-    const failed = new Promise<string>((resolve) => {
-      fail = resolve;
-    });
-    assets().then(
-      (loaded) => {
-        if (terminated) return;
+  return (init): PythonWorkerHandle =>
+    startWhenLoaded(
+      assets(),
+      (loaded, fail) => {
         const data: BrowserPythonWorkerData = {
           channel: init.channel, interrupt: init.interrupt, module: loaded.module, stdlib: loaded.stdlib,
           snapshot: loaded.snapshot, script: loaded.script, makeSnapshot,
         };
-        worker = new NestedWorker(script, { type: 'module', name: 'airlock-python' });
+        const worker = new NestedWorker(script, { type: 'module', name: 'airlock-python' });
         worker.addEventListener('error', (event) => fail(`the python worker failed: ${event.message || 'it could not be loaded'}`));
         worker.postMessage(data);
+        return worker;
       },
-      (error: unknown) => fail(`python is not available: ${error instanceof Error ? error.message : String(error)}`),
+      (message) => `python is not available: ${message}`,
     );
-    return {
-      failed,
-      terminate(): void {
-        terminated = true;
-        worker?.terminate();
-      },
-    };
-  };
 }
 
 /** `python3` and `python` (and pip, which refuses) for KernelService's externals hook. */

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { PythonProgram, type PythonWorkerFactory, type PythonWorkerHandle } from '../src/kernel/python/python-program.js';
+import { PythonProgram, startWhenLoaded, type PythonWorkerFactory, type PythonWorkerHandle } from '../src/kernel/python/python-program.js';
 import { createInlinePythonProgram } from '../src/kernel/python/inline-program.js';
 import type { CreatePyodideModule } from '../src/kernel/python/pyodide-boot.js';
 import type { ExternalProgram } from '../src/kernel/proc/module-registry.js';
@@ -55,34 +55,21 @@ export function nodePythonWorkerFactory(pyodideDir: string, workerScript: URL, o
     assets ??= loadAssets(pyodideDir, options.snapshotFile);
     return assets;
   };
-  return (init): PythonWorkerHandle => {
-    let worker: Worker | undefined;
-    let terminated = false;
-    let fail: (reason: string) => void = () => undefined;
-    const failed = new Promise<string>((resolve) => {
-      fail = resolve;
-    });
-    load().then(
-      ({ module, stdlib, snapshot }) => {
-        if (terminated) return;
+  return (init): PythonWorkerHandle =>
+    startWhenLoaded(
+      load(),
+      ({ module, stdlib, snapshot }, fail) => {
         const data: NodePythonWorkerData = {
           channel: init.channel, interrupt: init.interrupt, module, stdlib, snapshot,
           pyodideScript: pathToFileURL(join(pyodideDir, 'pyodide.asm.mjs')).href, makeSnapshot: options.makeSnapshot === true,
         };
-        worker = new Worker(workerScript, { workerData: data, stdout: true, stderr: true, env: {} });
+        const worker = new Worker(workerScript, { workerData: data, stdout: true, stderr: true, env: {} });
         worker.on('error', (error) => fail(error instanceof Error ? error.message : String(error)));
         worker.on('exit', (code) => fail(`the python worker ended (exit ${code})`));
+        return { terminate: () => void worker.terminate() };
       },
-      (error: unknown) => fail(`pyodide could not be loaded: ${error instanceof Error ? error.message : String(error)}`),
+      (message) => `pyodide could not be loaded: ${message}`,
     );
-    return {
-      failed,
-      terminate(): void {
-        terminated = true;
-        void worker?.terminate();
-      },
-    };
-  };
 }
 
 /** `python3` and `python` for KernelService's externals hook. */

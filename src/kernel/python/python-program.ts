@@ -35,6 +35,39 @@ export interface PythonWorkerHandle {
 /** Starts a worker that loads Pyodide and then asks for its process with `ready`. */
 export type PythonWorkerFactory = (init: PythonWorkerInit) => PythonWorkerHandle;
 
+/** A started worker, as startWhenLoaded() needs it. */
+interface StartedWorker {
+  terminate(): void;
+}
+
+/**
+ * The handle of a worker that can start only once `assets` have loaded (Node and browser
+ * alike): `start` gets the assets and a `fail` to report the worker's own failures; a
+ * terminate() before then means it never starts. A load failure becomes `failed` with
+ * `loadFailure`'s wording.
+ */
+export function startWhenLoaded<A>(assets: Promise<A>, start: (loaded: A, fail: (reason: string) => void) => StartedWorker, loadFailure: (message: string) => string): PythonWorkerHandle {
+  let worker: StartedWorker | undefined;
+  let terminated = false;
+  let fail: (reason: string) => void = () => undefined;
+  const failed = new Promise<string>((resolve) => {
+    fail = resolve;
+  });
+  assets.then(
+    (loaded) => {
+      if (!terminated) worker = start(loaded, fail);
+    },
+    (error: unknown) => fail(loadFailure(error instanceof Error ? error.message : String(error))),
+  );
+  return {
+    failed,
+    terminate(): void {
+      terminated = true;
+      worker?.terminate();
+    },
+  };
+}
+
 const INTERRUPT_GRACE_MS = 1000;
 const WATCHDOG_MS = 50;
 const SIGINT = 2;
