@@ -117,3 +117,9 @@ test('on a page that is not cross-origin isolated (the embed) python3 runs inlin
   expect(both.stderr).toContain('Resource deadlock would occur');
   expect(both.stderr).toContain('runs inline on the kernel thread here: no SharedArrayBuffer');
 });
+
+test('python3 in the browser: urllib goes through the host policy, a refused request names it', async ({ page }) => {
+  await openPlayground(page);
+  await typeInTerminal(page, "python3 -c 'import urllib.request as u, sys; sys.excepthook = lambda t, e, tb: print(\"refused:\", t.__name__, e); u.urlopen(\"http://example.com/\")'\n");
+  await expect.poll(async () => (await terminalLines(page)).join('\n'), { timeout: 60_000 }).toMatch(/refused: URLError [\s\S]*network policy/);
+});
