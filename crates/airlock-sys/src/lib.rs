@@ -2,7 +2,7 @@
 //! preview1 (process creation, waiting, pipes, descriptor duplication, its own cwd).
 //!
 //! The ABI is versioned (`ABI_VERSION`) and documented in `docs/abi.md`; the kernel's
-//! side lives in `src/kernel/proc/airlock-imports.ts`. Every function returns a WASI errno
+//! side lives in `src/kernel/abi/airlock.ts`. Every function returns a WASI errno
 //! (0 = success). On targets other than wasm32-wasi the calls fail with `ENOSYS`, so code
 //! that uses this crate still builds and unit-tests natively.
 

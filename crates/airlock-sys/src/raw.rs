@@ -1,5 +1,5 @@
 //! Raw imports of the `airlock` module. Signatures must match
-//! `src/kernel/proc/airlock-imports.ts`; every pointer is into this process's memory.
+//! `src/kernel/abi/airlock.ts`; every pointer is into this process's memory.
 
 #[cfg(target_os = "wasi")]
 #[link(wasm_import_module = "airlock")]

@@ -52,6 +52,16 @@ impl<'a> Moment<'a> {
 
 /// Formats `moment` by `format` (bytes: anything that is not a conversion is copied).
 pub fn format(format: &[u8], moment: &Moment) -> Vec<u8> {
+    format_in(format, moment, true)
+}
+
+/// The same as the C library's `strftime` in the C locale (bash's `printf %(...)T`): without
+/// gnulib's additions `%N`, `%q` and `%:z`, which it leaves as they are.
+pub fn format_libc(format: &[u8], moment: &Moment) -> Vec<u8> {
+    format_in(format, moment, false)
+}
+
+fn format_in(format: &[u8], moment: &Moment, gnu: bool) -> Vec<u8> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < format.len() {
@@ -92,7 +102,7 @@ pub fn format(format: &[u8], moment: &Moment) -> Vec<u8> {
         }
         let conv = format[i];
         i += 1;
-        if colons > 0 && conv != b'z' || colons > 3 {
+        if colons > 0 && (conv != b'z' || !gnu) || colons > 3 || (!gnu && matches!(conv, b'N' | b'q')) {
             out.extend_from_slice(&format[start..i]);
             continue;
         }
@@ -197,7 +207,7 @@ fn pad_left(out: &mut Vec<u8>, spec: &Spec, s: &[u8]) {
 }
 
 fn composite(out: &mut Vec<u8>, spec: &Spec, inner: &[u8], m: &Moment) {
-    let mut s = format(inner, m);
+    let mut s = format_in(inner, m, false);
     if spec.upcase || spec.swapcase {
         s.make_ascii_uppercase();
     }

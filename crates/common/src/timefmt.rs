@@ -67,7 +67,27 @@ impl Tm {
 /// The local offset from `TZ` (east positive): POSIX `NAME[+-]hh[:mm[:ss]]` means hours
 /// *west* of UTC; unset, empty, or a zone name alone is UTC.
 pub fn local_offset() -> i64 {
-    let tz = std::env::var("TZ").unwrap_or_default();
+    offset_of(&std::env::var("TZ").unwrap_or_default())
+}
+
+/// The zone abbreviation `%Z` shows for the process's `TZ`.
+pub fn local_zone() -> String {
+    zone_abbreviation(&std::env::var("TZ").unwrap_or_default())
+}
+
+/// The abbreviation of a `TZ` value: its leading name when it has three letters or more
+/// (`EST5EDT` → `EST`), else `UTC`.
+pub fn zone_abbreviation(tz: &str) -> String {
+    let name: String = tz.trim_start_matches(':').chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    if name.len() >= 3 {
+        name
+    } else {
+        "UTC".to_string()
+    }
+}
+
+/// The offset (east positive) a `TZ` value gives (see [`local_offset`]).
+pub fn offset_of(tz: &str) -> i64 {
     let tz = tz.trim_start_matches(':');
     let rest = tz.trim_start_matches(|c: char| c.is_ascii_alphabetic());
     if rest.is_empty() {

@@ -57,7 +57,7 @@ pub fn parse_number(text: &str) -> Result<i64, ArithError> {
         (10, text)
     };
     if digits.is_empty() {
-        return Err(bad("invalid number"));
+        return Err(bad("invalid integer constant"));
     }
     let mut value: i64 = 0;
     for c in digits.bytes() {
@@ -384,6 +384,16 @@ pub(crate) fn matching_bracket(src: &[u8], open: usize) -> Option<usize> {
                 }
             }
             b'\\' => i += 1,
+            // A quoted `]` does not close (`a['x]']=1`).
+            quote @ (b'\'' | b'"') => {
+                i += 1;
+                while i < src.len() && src[i] != quote {
+                    if quote == b'"' && src[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
             _ => {}
         }
         i += 1;

@@ -23,6 +23,8 @@ pub enum ErrorKind {
     TooDeep,
     /// Any other message, already worded.
     Message(String),
+    /// A malformed `[[ ]]`: bash's messages, each with its line (none for `[[ ]]`).
+    Conditional(Vec<(u32, String)>),
 }
 
 impl ParseError {
@@ -41,6 +43,10 @@ impl fmt::Display for ParseError {
             ErrorKind::Unmatched(c) => write!(f, "unexpected EOF while looking for matching `{}'", c),
             ErrorKind::TooDeep => f.write_str("syntax error: nesting too deep"),
             ErrorKind::Message(message) => f.write_str(message),
+            ErrorKind::Conditional(messages) => {
+                let texts: Vec<&str> = messages.iter().map(|(_, m)| m.as_str()).collect();
+                f.write_str(&texts.join("; "))
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ mod parser;
 pub mod printer;
 
 pub use error::{ErrorKind, ParseError};
-pub use parser::{is_name, AliasLookup, Parser};
+pub use parser::{ansi_c_unescape, is_name, tilde_pass, AliasLookup, Parser};
 
 /// Parses text with `$`, `` ` `` and `\` expansions only, like a here-document body
 /// (prompt strings such as PS4).

@@ -35,6 +35,11 @@ impl Shell {
         self.eval_text_depth(text, 0).map_err(|f| f.message)
     }
 
+    /// [`Shell::eval_arith_text`], keeping whether the failure is fatal (`set -u`).
+    pub fn eval_arith_checked(&mut self, text: &str) -> Result<i64, ArithFailure> {
+        self.eval_text_depth(text, 0)
+    }
+
     fn eval_text_depth(&mut self, text: &str, depth: u32) -> Result<i64, ArithFailure> {
         let trimmed = text.trim();
         if trimmed.is_empty() {

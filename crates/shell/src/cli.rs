@@ -2,18 +2,18 @@
 //! `bash script.sh args`, or a script on standard input; options as bash takes them.
 
 use crate::exec::Flow;
-use crate::host::{Errno, FileKind, Host, OpenFlags};
+use crate::sys::{Errno, FileKind, Sys, OpenFlags};
 use crate::shell::{Mode, Shell};
 
 const VERSION_TEXT: &str = "GNU bash, version 5.2.15(1)-release (wasm32-airlock)\n\
 This is the Airlock shell, a bash-compatible interpreter.\n";
 
-pub fn run(host: Box<dyn Host>, args: Vec<String>) -> i32 {
-    let mut shell = Shell::new(host, Mode::Command);
-    for fd in shell.host.inherited_fds() {
+pub fn run(sys: Box<dyn Sys>, args: Vec<String>) -> i32 {
+    let mut shell = Shell::new(sys, Mode::Command);
+    for fd in shell.sys.inherited_fds() {
         shell.fds.inherit(fd);
     }
-    let environment = shell.host.environment();
+    let environment = shell.sys.environment();
     shell.init_variables(&environment);
     shell.import_functions(&environment);
     let program = args.first().cloned().unwrap_or_else(|| "bash".to_string());
@@ -88,7 +88,6 @@ pub fn run(host: Box<dyn Host>, args: Vec<String>) -> i32 {
         shell.positional = operands.iter().skip(2).cloned().collect();
         shell.error_prefix = shell.arg0.clone();
         shell.options.extra_flags.push('c');
-        shell.source_name = "environment".to_string();
         return run_text(&mut shell, &command, "-c");
     }
     if !stdin_mode {
@@ -139,21 +138,38 @@ pub fn run_script_file(shell: &mut Shell, path: &str, args: Vec<String>) -> i32 
 
 /// A whole file as text (bytes kept as they are).
 pub fn read_file(shell: &mut Shell, path: &str) -> Result<String, Errno> {
-    if shell.host.stat(path, true).map_or(false, |s| s.kind == FileKind::Dir) {
+    // `source /dev/stdin <<< text` reads the shell's own descriptor 0 (maybe a here-string).
+    match shell.special_path(path) {
+        Some(Some(target)) => {
+            let mut data = Vec::new();
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                match crate::io::read_target(shell.sys.as_mut(), &target, &mut buf) {
+                    Ok(0) => return Ok(crate::text::from_bytes(&data)),
+                    Ok(n) => data.extend_from_slice(&buf[..n]),
+                    Err(Errno::INTR) => continue,
+                    Err(error) => return Err(error),
+                }
+            }
+        }
+        Some(None) => return Err(Errno::BADF),
+        None => {}
+    }
+    if shell.sys.stat(path, true).map_or(false, |s| s.kind == FileKind::Dir) {
         return Err(Errno::ISDIR);
     }
-    let fd = shell.host.open(path, OpenFlags::read_only(), 0)?;
+    let fd = shell.sys.open(path, OpenFlags::read_only(), 0)?;
     let mut data = Vec::new();
     let mut buf = vec![0u8; 64 * 1024];
     let result = loop {
-        match shell.host.read(fd, &mut buf) {
+        match shell.sys.read(fd, &mut buf) {
             Ok(0) => break Ok(()),
             Ok(n) => data.extend_from_slice(&buf[..n]),
             Err(Errno::INTR) => continue,
             Err(error) => break Err(error),
         }
     };
-    shell.host.close(fd);
+    shell.sys.close(fd);
     result?;
     Ok(crate::text::from_bytes(&data))
 }
@@ -162,7 +178,7 @@ fn read_all(shell: &mut Shell, fd: u32) -> Result<String, Errno> {
     let mut data = Vec::new();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
-        match shell.host.read(fd, &mut buf) {
+        match shell.sys.read(fd, &mut buf) {
             Ok(0) => return Ok(crate::text::from_bytes(&data)),
             Ok(n) => data.extend_from_slice(&buf[..n]),
             Err(Errno::INTR) => continue,

@@ -2,7 +2,7 @@
 //!
 //! Layers: `shell-parser` turns source into a typed tree; [`exec`] runs it; [`expand`]
 //! does word expansion; [`builtins`] are the builtin commands; everything outside the
-//! process goes through the [`host::Host`] trait (the sandbox's WASI + airlock imports, the
+//! process goes through the [`sys::Sys`] trait (the sandbox's WASI + airlock imports, the
 //! native OS for development, or a fake in tests). See docs/shell.md.
 
 #[macro_use]
@@ -13,7 +13,6 @@ pub mod builtins;
 pub mod cli;
 pub mod expand;
 pub mod hash;
-pub mod host;
 pub mod io;
 pub mod jobs;
 pub mod json;
@@ -25,8 +24,8 @@ pub mod regex;
 pub mod session;
 pub mod shell;
 pub mod state;
+pub mod sys;
 pub mod text;
-pub mod timefmt;
 pub mod traps;
 pub mod vars;
 
@@ -45,21 +44,21 @@ pub(crate) fn printer_arith(expr: &shell_parser::ast::Arith) -> String {
 /// The program's entry: picks the role from the arguments and runs it; the exit status.
 pub fn main_entry() -> i32 {
     let args: Vec<String> = std::env::args_os().map(|a| a.to_string_lossy().into_owned()).collect();
-    let host = platform_host(&args);
+    let sys = platform_sys(&args);
     match args.get(1).map(String::as_str) {
-        Some(exec::child::CHILD_FLAG) => exec::child::run_child(host),
-        Some(session::SESSION_FLAG) => session::run(host),
-        _ => cli::run(host, args),
+        Some(exec::child::CHILD_FLAG) => exec::child::run_child(sys),
+        Some(session::SESSION_FLAG) => session::run(sys, &args[2..]),
+        _ => cli::run(sys, args),
     }
 }
 
 #[cfg(target_os = "wasi")]
-fn platform_host(_args: &[String]) -> Box<dyn host::Host> {
+fn platform_sys(_args: &[String]) -> Box<dyn sys::Sys> {
     airlock_sys::init_process();
-    Box::new(host::wasi::WasiHost::new(_args.get(1).map(String::as_str) == Some(session::SESSION_FLAG)))
+    Box::new(sys::wasi::WasiSys::new(_args.get(1).map(String::as_str) == Some(session::SESSION_FLAG)))
 }
 
 #[cfg(all(unix, not(target_os = "wasi")))]
-fn platform_host(args: &[String]) -> Box<dyn host::Host> {
-    Box::new(host::native::NativeHost::new(args))
+fn platform_sys(args: &[String]) -> Box<dyn sys::Sys> {
+    Box::new(sys::native::NativeSys::new(args))
 }

@@ -40,17 +40,15 @@ pub struct RegexError(pub String);
 
 /// Work bound for one search: pathological patterns give up rather than hang.
 const MAX_STEPS: u64 = 5_000_000;
-const MAX_REPEAT: u32 = 1000;
+/// glibc's RE_DUP_MAX.
+const MAX_REPEAT: u32 = 32767;
 const MAX_DEPTH: u32 = 200;
 
 impl Regex {
     pub fn new(pattern: &str, nocase: bool) -> Result<Regex, RegexError> {
         let chars: Vec<char> = pattern.chars().collect();
-        let mut parser = RegexParser { chars: &chars, pos: 0, groups: 0, depth: 0 };
+        let mut parser = RegexParser { chars: &chars, pos: 0, groups: 0, depth: 0, open: 0 };
         let root = parser.alternation()?;
-        if parser.pos < chars.len() {
-            return Err(RegexError("Unmatched ) or \\)".to_string()));
-        }
         Ok(Regex { root, groups: parser.groups, nocase })
     }
 
@@ -101,6 +99,9 @@ struct RegexParser<'a> {
     pos: usize,
     groups: usize,
     depth: u32,
+    /// Groups open around the current position (a `)` outside any is a literal, as in
+    /// glibc).
+    open: u32,
 }
 
 impl<'a> RegexParser<'a> {
@@ -123,26 +124,36 @@ impl<'a> RegexParser<'a> {
     }
 
     fn branch(&mut self) -> Result<Node, RegexError> {
-        let mut nodes = Vec::new();
+        let mut nodes: Vec<Node> = Vec::new();
         while let Some(c) = self.peek() {
-            if c == '|' || c == ')' {
+            if c == '|' || (c == ')' && self.open > 0) {
                 break;
             }
-            let atom = self.atom(nodes.is_empty())?;
+            // A repetition needs something to repeat: glibc refuses one at the start of a
+            // branch or right after `^`.
+            if matches!(c, '*' | '+' | '?' | '{') && nodes.is_empty() {
+                return Err(RegexError("Invalid preceding regular expression".to_string()));
+            }
+            let atom = self.atom()?;
+            if atom == Node::Start && matches!(self.peek(), Some('*' | '+' | '?' | '{')) {
+                return Err(RegexError("Invalid preceding regular expression".to_string()));
+            }
             let atom = self.repetitions(atom)?;
             nodes.push(atom);
         }
         Ok(Node::Concat(nodes))
     }
 
-    fn atom(&mut self, at_start: bool) -> Result<Node, RegexError> {
+    fn atom(&mut self) -> Result<Node, RegexError> {
         let c = self.peek().unwrap_or('\0');
         self.pos += 1;
         Ok(match c {
             '(' => {
                 self.groups += 1;
                 let index = self.groups;
+                self.open += 1;
                 let inner = self.alternation()?;
+                self.open -= 1;
                 if self.peek() != Some(')') {
                     return Err(RegexError("Unmatched ( or \\(".to_string()));
                 }
@@ -153,8 +164,6 @@ impl<'a> RegexParser<'a> {
             '^' => Node::Start,
             '$' => Node::End,
             '[' => self.bracket()?,
-            '*' | '+' | '?' if at_start => Node::Char(c),
-            '{' if at_start => Node::Char(c),
             '\\' => {
                 let e = match self.peek() {
                     Some(e) => e,
@@ -206,7 +215,8 @@ impl<'a> RegexParser<'a> {
                         self.pos += 1;
                         bound
                     }
-                    None => return Ok(atom),
+                    // In an ERE `{` always starts an interval.
+                    None => return Err(RegexError("Invalid content of \\{\\}".to_string())),
                 },
                 _ => return Ok(atom),
             };
@@ -233,7 +243,8 @@ impl<'a> RegexParser<'a> {
                 chars[begin..*i].iter().collect::<String>().parse().ok()
             }
         };
-        let min = digits(&mut i, self.chars)?;
+        // `{,n}` is `{0,n}` for glibc.
+        let min = if self.chars.get(i) == Some(&',') { 0 } else { digits(&mut i, self.chars)? };
         let max = if self.chars.get(i) == Some(&',') {
             i += 1;
             digits(&mut i, self.chars)
@@ -275,9 +286,15 @@ impl<'a> RegexParser<'a> {
                     let body: String = self.chars[body_start..end].iter().collect();
                     self.pos = end + 2;
                     if kind == ':' {
+                        if !POSIX_CLASSES.contains(&body.as_str()) {
+                            return Err(RegexError("Invalid character class name".to_string()));
+                        }
                         items.push(Item::Named(body));
-                    } else {
+                    } else if body.chars().count() == 1 {
                         items.extend(body.chars().map(Item::Char));
+                    } else {
+                        // Only single characters collate in the C locale.
+                        return Err(RegexError("Invalid collation character".to_string()));
                     }
                     continue;
                 }
@@ -286,6 +303,9 @@ impl<'a> RegexParser<'a> {
             if self.peek() == Some('-') && self.chars.get(self.pos + 1).map_or(false, |&n| n != ']') {
                 let high = self.chars[self.pos + 1];
                 self.pos += 2;
+                if high < c {
+                    return Err(RegexError("Invalid range end".to_string()));
+                }
                 items.push(Item::Range(c, high));
             } else {
                 items.push(Item::Char(c));
@@ -294,6 +314,9 @@ impl<'a> RegexParser<'a> {
         Ok(Node::Class { negated, items })
     }
 }
+
+/// The class names a bracket expression may use (`[[:alpha:]]`).
+const POSIX_CLASSES: [&str; 12] = ["alnum", "alpha", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "xdigit"];
 
 fn word_class(negated: bool) -> Node {
     Node::Class { negated, items: vec![Item::Named("word".into())] }
@@ -440,7 +463,15 @@ mod tests {
         assert_eq!(caps("^a{2,3}$", "aaaa"), None);
         assert_eq!(caps("[[:upper:]][[:digit:]]", "xA1"), Some(vec!["A1".into()]));
         assert_eq!(caps("(a)\\1", "aa"), Some(vec!["aa".into(), "a".into()]));
-        assert_eq!(caps("x{", "x{"), Some(vec!["x{".into()]));
+        assert_eq!(caps("^a{,2}$", "aa"), Some(vec!["aa".into()]));
+        assert_eq!(caps("a)", "a)"), Some(vec!["a)".into()]));
+    }
+
+    #[test]
+    fn errors_as_glibc() {
+        for bad in ["x{", "a{1", "a{x}", "*a", "+a", "(?a)", "a|{1}", "^*", "[z-a]", "[[:word:]]", "[[.hyphen.]]", "(a"] {
+            assert!(Regex::new(bad, false).is_err(), "{}", bad);
+        }
     }
 
     #[test]

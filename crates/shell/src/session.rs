@@ -2,24 +2,53 @@
 //! `bash --airlock-session`, it runs one request per `run()` and reports its status and
 //! state. Variables, functions, aliases, options, cwd and traps carry over between runs;
 //! `exit N` ends the run, not the session.
+//!
+//! The kernel passes the sandbox's shell limits after the flag:
+//! `bash --airlock-session --call-depth=N --substitution-depth=N`.
 
 use crate::exec::Flow;
-use crate::host::Host;
+use crate::sys::Sys;
 use crate::json::{self, Json};
 use crate::options::Shopt;
-use crate::shell::{Mode, Shell};
+use crate::shell::{Limits, Mode, Shell};
 use crate::vars::{attr, Var};
 
 pub const SESSION_FLAG: &str = "--airlock-session";
 
-pub fn run(host: Box<dyn Host>) -> i32 {
-    let mut shell = Shell::new(host, Mode::Session);
-    let environment = shell.host.environment();
+/// The limits given after [`SESSION_FLAG`]; the defaults for any not given. An argument
+/// that is not a known limit with a positive number is an error naming it.
+pub fn parse_limits(args: &[String]) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    for arg in args {
+        let (name, value) = arg.split_once('=').unwrap_or((arg.as_str(), ""));
+        let slot = match name {
+            "--call-depth" => &mut limits.call_depth,
+            "--substitution-depth" => &mut limits.substitution_depth,
+            _ => return Err(format!("{}: unknown session argument", arg)),
+        };
+        *slot = match value.parse::<u32>() {
+            Ok(n) if n > 0 => n,
+            _ => return Err(format!("{}: the limit must be a positive integer", arg)),
+        };
+    }
+    Ok(limits)
+}
+
+pub fn run(sys: Box<dyn Sys>, args: &[String]) -> i32 {
+    let mut shell = Shell::new(sys, Mode::Session);
+    let limits = match parse_limits(args) {
+        Ok(limits) => limits,
+        Err(message) => {
+            shell.write_err(&format!("bash: {}\n", message));
+            return 2;
+        }
+    };
+    let environment = shell.sys.environment();
     shell.init_variables(&environment);
     shell.options.set_shopt(Shopt::ExpandAliases, true);
     // Each run is a `bash -c`: `$-` shows `c`.
     shell.options.extra_flags = "c".to_string();
-    let blob = shell.host.blob();
+    let blob = shell.sys.blob();
     if !blob.is_empty() {
         match crate::state::decode_state(&blob) {
             Ok(state) => {
@@ -27,17 +56,19 @@ pub fn run(host: Box<dyn Host>) -> i32 {
                 shell.mode = Mode::Session;
                 shell.subshell_level = 0;
                 shell.subst_depth = 0;
-                if shell.host.chdir(&shell.cwd.clone()).is_err() {
-                    shell.cwd = shell.host.getcwd().unwrap_or_else(|_| "/".to_string());
+                if shell.sys.chdir(&shell.cwd.clone()).is_err() {
+                    shell.cwd = shell.sys.getcwd().unwrap_or_else(|_| "/".to_string());
                 }
             }
             Err(_) => shell.write_err("bash: saved session state is from another version; starting a fresh session\n"),
         }
     }
-    while let Some(request) = shell.host.session_next() {
+    // After the restore: the sandbox's limits now, not the saved state's.
+    shell.limits = limits;
+    while let Some(request) = shell.sys.session_next() {
         let status = run_request(&mut shell, &request);
         let state = shell.state_bytes();
-        shell.host.session_done(status, &state);
+        shell.sys.session_done(status, &state);
     }
     0
 }

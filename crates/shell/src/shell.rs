@@ -10,17 +10,32 @@ use shell_parser::{ErrorKind, ParseError, Parser};
 
 use crate::exec::Flow;
 use crate::hash::FastMap;
-use crate::host::Host;
+use crate::sys::Sys;
 use crate::io::FdTable;
 use crate::jobs::Jobs;
 use crate::options::{Options, Shopt};
 use crate::traps::Traps;
 use crate::vars::Variables;
 
-/// Function nesting bound: deeper recursion is an error, not a crash.
-pub const MAX_CALL_DEPTH: usize = 1000;
-/// `$( )` nesting bound (each level is a process).
-pub const MAX_SUBST_DEPTH: u32 = 50;
+/// The sandbox's `callDepth` and `substitutionDepth` limits (docs/limits.md). The kernel
+/// passes the sandbox's values to the session shell (`--call-depth=N`,
+/// `--substitution-depth=N`, see session.rs) and every child shell inherits them with its
+/// state; the defaults here are src/protocol/limits.ts's, for a shell started without them
+/// (natively, in tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Function nesting bound: deeper recursion is an error, not a crash.
+    pub call_depth: u32,
+    /// `$( )` nesting bound (each level is a process).
+    pub substitution_depth: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { call_depth: 1000, substitution_depth: 50 }
+    }
+}
+
 /// Nested child shells (`f() { (f); }`): each level is a live process (a wasm instance
 /// with its own memory in the sandbox), so a runaway recursion stops here.
 pub const MAX_SUBSHELL_DEPTH: u32 = 64;
@@ -60,7 +75,7 @@ pub struct CallFrame {
 }
 
 pub struct Shell {
-    pub host: Box<dyn Host>,
+    pub sys: Box<dyn Sys>,
     pub vars: Variables,
     pub functions: FastMap<String, Rc<FunctionDef>>,
     /// `export -f` / `readonly -f` (see function_attrs.rs).
@@ -87,6 +102,7 @@ pub struct Shell {
     pub frames: Vec<CallFrame>,
     pub loop_depth: u32,
     pub subst_depth: u32,
+    pub limits: Limits,
     /// `BASH_SUBSHELL`
     pub subshell_level: u32,
     /// `LINENO` of the command being run.
@@ -128,7 +144,7 @@ pub struct Shell {
     /// `getopts` position inside a bundle of short options (`-abc`).
     pub getopts_offset: usize,
     pub temp_counter: u32,
-    /// The session host asked this run to stop: its status (124 or 130).
+    /// The kernel's session asked this run to stop: its status (124 or 130).
     pub cancelled: Option<i32>,
     /// Array assignments given to the declaration builtin being called (`local a=(1 2)`).
     pub decl_args: Vec<crate::expand::DeclArg>,
@@ -138,16 +154,19 @@ pub struct Shell {
     pub bash_command: String,
     /// The OPTIND value `getopts` last set (a different one means the script reset it).
     pub getopts_last_optind: usize,
+    /// An error is abandoning everything up to the script's top level (bash's DISCARD):
+    /// `eval` and `source` pass the abort on instead of going on.
+    pub discarding: bool,
 }
 
 impl Shell {
-    pub fn new(host: Box<dyn Host>, mode: Mode) -> Shell {
-        let mut host = host;
-        let pid = host.getpid();
-        let start_ns = host.monotonic_ns();
-        let seed = host.random_u32();
+    pub fn new(sys: Box<dyn Sys>, mode: Mode) -> Shell {
+        let mut sys = sys;
+        let pid = sys.getpid();
+        let start_ns = sys.monotonic_ns();
+        let seed = sys.random_u32();
         Shell {
-            host,
+            sys,
             vars: Variables::new(),
             functions: FastMap::default(),
             function_attrs: BTreeMap::new(),
@@ -167,6 +186,7 @@ impl Shell {
             frames: Vec::new(),
             loop_depth: 0,
             subst_depth: 0,
+            limits: Limits::default(),
             subshell_level: 0,
             lineno: 0,
             mode,
@@ -192,6 +212,7 @@ impl Shell {
             decl_args: Vec::new(),
             sourcing: 0,
             getopts_last_optind: 1,
+            discarding: false,
             bash_command: String::new(),
         }
     }
@@ -199,10 +220,10 @@ impl Shell {
     // ---- messages ------------------------------------------------------------------------
 
     /// Writes raw bytes to a virtual descriptor (errors are the caller's to report).
-    pub fn write_fd(&mut self, fd: u32, data: &[u8]) -> Result<(), crate::host::Errno> {
+    pub fn write_fd(&mut self, fd: u32, data: &[u8]) -> Result<(), crate::sys::Errno> {
         match self.fds.get(fd).cloned() {
-            Some(target) => crate::io::write_target(self.host.as_mut(), &target, data),
-            None => Err(crate::host::Errno::BADF),
+            Some(target) => crate::io::write_target(self.sys.as_mut(), &target, data),
+            None => Err(crate::sys::Errno::BADF),
         }
     }
 
@@ -214,7 +235,14 @@ impl Shell {
     /// An error message in bash's shape: `bash: line 3: message`.
     pub fn report(&mut self, message: &str) {
         let line = if self.mode == Mode::Session && self.lineno == 0 { String::new() } else { format!("line {}: ", self.lineno) };
-        let text = format!("{}: {}{}\n", self.error_prefix, line, message);
+        // bash names `${BASH_SOURCE[0]}` when it is set: the file of the running function
+        // ("environment" for one defined by `bash -c` text) or of the sourced file.
+        let name = match self.frames.last() {
+            Some(frame) if !frame.source.is_empty() => &frame.source,
+            None if self.sourcing > 0 && !self.source_name.is_empty() => &self.source_name,
+            _ => &self.error_prefix,
+        };
+        let text = format!("{}: {}{}\n", name, line, message);
         self.write_err(&text);
     }
 
@@ -223,6 +251,12 @@ impl Shell {
     pub fn report_syntax_error(&mut self, origin: &str, error: &ParseError) {
         let place = if origin.is_empty() { String::new() } else { format!("{}: ", origin) };
         let prefix = if self.mode == Mode::Script && origin == self.error_prefix { String::new() } else { format!("{}: ", self.error_prefix) };
+        if let ErrorKind::Conditional(messages) = &error.kind {
+            // One line per message, none at all for an empty `[[ ]]`, as bash reports them.
+            let text: String = messages.iter().map(|(line, message)| format!("{}{}line {}: {}\n", prefix, place, line, message)).collect();
+            self.write_err(&text);
+            return;
+        }
         let mut text = format!("{}{}line {}: {}\n", prefix, place, error.line, error);
         if let ErrorKind::UnexpectedToken(_) = error.kind {
             text.push_str(&format!("{}{}line {}: `{}'\n", prefix, place, error.line, error.source_line));
@@ -261,12 +295,19 @@ impl Shell {
                 continue;
             }
             match self.exec_list(&list) {
-                Flow::Normal | Flow::Break(_) | Flow::Continue(_) => {}
+                Flow::Normal => {}
                 Flow::Abort => {
                     if self.mode == Mode::Child && self.subshell_level > 0 && origin.is_empty() {
                         return (Flow::Exit, false);
                     }
+                    if self.discarding && self.nesting > 0 {
+                        return (Flow::Abort, false);
+                    }
+                    self.discarding = false;
                 }
+                // `eval break` and a sourced `continue` act on the loop around them.
+                flow @ (Flow::Break(_) | Flow::Continue(_)) if self.nesting > 0 => return (flow, false),
+                Flow::Break(_) | Flow::Continue(_) => {}
                 other => return (other, false),
             }
             if self.cancelled.is_some() {

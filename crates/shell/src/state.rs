@@ -1,5 +1,5 @@
 //! The shell's state as bytes: what a child shell (subshell, pipeline stage, `$( )`)
-//! starts from, and what the session shell hands the host after each run.
+//! starts from, and what the session shell hands the kernel after each run.
 
 use std::rc::Rc;
 
@@ -12,7 +12,7 @@ use crate::vars::{Assoc, Value, Var, Variables};
 
 /// Bumped whenever the layout changes: saved session state of another version is not
 /// restored (a fresh session starts instead).
-pub const STATE_VERSION: u32 = 4;
+pub const STATE_VERSION: u32 = 5;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct State {
@@ -36,6 +36,8 @@ pub struct State {
     pub frames: Vec<CallFrame>,
     pub loop_depth: u32,
     pub subst_depth: u32,
+    /// The sandbox's limits (`Limits`): call depth, substitution depth.
+    pub limits: (u32, u32),
     pub subshell_level: u32,
     pub lineno: u32,
     pub mode: u8,
@@ -57,7 +59,8 @@ pub struct State {
 
 codec_struct!(State {
     version, vars, scope_count, functions, aliases, set_options, shopt_options, extra_flags, positional, arg0, cwd,
-    dirstack, status, pipestatus, last_bg_pid, shell_pid, traps, frames, loop_depth, subst_depth, subshell_level,
+    dirstack, status, pipestatus, last_bg_pid, shell_pid, traps, frames, loop_depth, subst_depth, limits,
+    subshell_level,
     lineno, mode, error_prefix, source_name, open_fds, hash, elapsed_ns, errexit_suppressed, last_arg, random, jobs,
     history, function_attrs,
 });
@@ -126,7 +129,7 @@ impl Shell {
     pub fn snapshot(&mut self) -> State {
         let mut functions: Vec<Rc<FunctionDef>> = self.functions.values().cloned().collect();
         functions.sort_by(|a, b| a.name.cmp(&b.name));
-        let elapsed_ns = self.host.monotonic_ns().wrapping_sub(self.start_ns);
+        let elapsed_ns = self.sys.monotonic_ns().wrapping_sub(self.start_ns);
         State {
             version: STATE_VERSION,
             vars: self.vars.all_slots(),
@@ -148,6 +151,7 @@ impl Shell {
             frames: self.frames.clone(),
             loop_depth: self.loop_depth,
             subst_depth: self.subst_depth,
+            limits: (self.limits.call_depth, self.limits.substitution_depth),
             subshell_level: self.subshell_level,
             lineno: self.lineno,
             mode: mode_code(self.mode),
@@ -189,13 +193,14 @@ impl Shell {
         self.frames = state.frames;
         self.loop_depth = state.loop_depth;
         self.subst_depth = state.subst_depth;
+        self.limits = crate::shell::Limits { call_depth: state.limits.0, substitution_depth: state.limits.1 };
         self.subshell_level = state.subshell_level;
         self.lineno = state.lineno;
         self.mode = mode_from(state.mode);
         self.error_prefix = state.error_prefix;
         self.source_name = state.source_name;
         self.hash = crate::programs::ProgramTable::from_triples(state.hash);
-        self.start_ns = self.host.monotonic_ns().wrapping_sub(state.elapsed_ns);
+        self.start_ns = self.sys.monotonic_ns().wrapping_sub(state.elapsed_ns);
         self.errexit_suppressed = state.errexit_suppressed;
         self.last_arg = state.last_arg;
         self.random.seed = state.random.0;

@@ -1,4 +1,4 @@
-//! `time pipeline`: elapsed (and, where the host can tell, CPU) time on stderr.
+//! `time pipeline`: elapsed (and, where the OS interface can tell, CPU) time on stderr.
 
 use shell_parser::ast::TimeMode;
 
@@ -6,12 +6,12 @@ use crate::shell::Shell;
 
 impl Shell {
     pub(crate) fn times_now(&mut self) -> u64 {
-        self.host.monotonic_ns()
+        self.sys.monotonic_ns()
     }
 
     #[inline(never)]
     pub(crate) fn report_times(&mut self, started: u64, mode: TimeMode) {
-        let elapsed = self.host.monotonic_ns().saturating_sub(started);
+        let elapsed = self.sys.monotonic_ns().saturating_sub(started);
         let seconds = elapsed as f64 / 1e9;
         let text = match mode {
             TimeMode::Posix => format!("real {:.2}\nuser {:.2}\nsys {:.2}\n", seconds, 0.0, 0.0),

@@ -3,6 +3,7 @@
 //! `src/kernel/**/*.test.ts` can assert behaviour from outside the process.
 
 mod raw_wasi;
+mod sys;
 
 use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 
@@ -138,6 +139,19 @@ fn run(args: &[String]) -> Outcome {
         }
         "pwd" => writeln!(out, "{}", std::env::current_dir()?.display())?,
         "write" => report(&mut out, std::fs::write(arg(args, 1)?, arg(args, 2)?))?,
+        "write-many" => {
+            // `write-many N PATH`: N attempts to create PATH (a refusal flood when it is
+            // read-only), or PATH0, PATH1, ... when PATH ends in '/'; prints how many failed.
+            let mut failed = 0u64;
+            let path = arg(args, 2)?;
+            for i in 0..number(args, 1)? {
+                let target = if path.ends_with('/') { format!("{}{}", path, i) } else { path.to_string() };
+                if std::fs::File::create(&target).is_err() {
+                    failed += 1;
+                }
+            }
+            writeln!(out, "failed {}", failed)?;
+        }
         "append" => {
             let result = std::fs::OpenOptions::new()
                 .append(true)
@@ -381,6 +395,7 @@ fn run(args: &[String]) -> Outcome {
             writeln!(out, "yielded")?;
         }
         "pid" => writeln!(out, "{} {}", airlock_sys::getpid(), airlock_sys::getppid())?,
+        "sys" => sys::run(rest, &mut out)?,
         _ => {
             writeln!(io::stderr(), "probe: unknown command '{}'", command)?;
             return Ok(2);

@@ -11,7 +11,7 @@ use std::ffi::OsString;
 
 use common::args::{os_bytes, parse as parse_args, HasArg, Order, Parsed};
 use common::strftime::{format, Moment};
-use common::timefmt::{local_offset, now};
+use common::timefmt::{local_offset, local_zone, now};
 use common::{Io, OptSpec};
 
 const SPEC: &[OptSpec] = &[
@@ -152,7 +152,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         io.error("cannot set date: Operation not permitted");
         return 1;
     }
-    let (offset, zone) = if utc { (0, "UTC".to_string()) } else { (local_offset(), zone_name()) };
+    let (offset, zone) = if utc { (0, "UTC".to_string()) } else { (local_offset(), local_zone()) };
     let fmt = fmt.unwrap_or_else(|| DEFAULT_FORMAT.to_string());
     let printer = Printer { fmt: fmt.into_bytes(), offset, zone };
     if let Some(path) = reference {
@@ -252,17 +252,6 @@ fn from_file(io: &mut Io, path: &OsString, printer: &Printer) -> i32 {
         }
     }
     status
-}
-
-/// %Z: the zone's letters from TZ (`EST5` → EST), else UTC.
-fn zone_name() -> String {
-    let tz = std::env::var("TZ").unwrap_or_default();
-    let name: String = tz.trim_start_matches(':').chars().take_while(|c| c.is_ascii_alphabetic()).collect();
-    if name.len() >= 3 {
-        name
-    } else {
-        "UTC".to_string()
-    }
 }
 
 fn help(name: &str) -> String {

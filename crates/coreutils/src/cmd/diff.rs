@@ -6,6 +6,8 @@
 
 #[path = "diff/analyze.rs"]
 mod analyze;
+#[path = "diff/color.rs"]
+mod color;
 #[path = "diff/dirs.rs"]
 mod dirs;
 #[path = "diff/format.rs"]
@@ -139,8 +141,8 @@ Mandatory arguments to long options are mandatory for short options too.
   -d, --minimal            try hard to find a smaller set of changes
       --horizon-lines=NUM  keep NUM lines of the common prefix and suffix
       --speed-large-files  assume large files and many scattered small changes
-      --color[=WHEN]       color output; WHEN is 'never' or 'auto' (no color
-                             in the sandbox: output is never a terminal)
+      --color[=WHEN]       color output; WHEN is 'never', 'always', or 'auto';
+                             plain --color means --color='auto'
       --help               display this help and exit
   -v, --version            output version information and exit
 
@@ -150,7 +152,7 @@ If a FILE is '-', read standard input.
 Exit status is 0 if inputs are the same, 1 if different, 2 if trouble.
 
 Not supported in the sandbox: -l/--paginate, -D/--ifdef, the --*-format options,
---ignore-file-name-case, --color=always.
+--ignore-file-name-case.
 ";
 
 /// Everything the comparisons need besides the output format.
@@ -237,6 +239,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         Err(e) => return usage(io, &e.to_string()),
     };
     let mut style: Option<Style> = None;
+    let mut colored = false;
     let mut context: Option<usize> = None;
     let mut white = WhiteSpace::Exact;
     let (mut tab_expansion, mut trailing) = (false, false);
@@ -314,11 +317,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "from-file" => from_file = value,
             "to-file" => to_file = value,
             "color" => {
-                if !matches!(text.as_str(), "" | "never" | "auto") {
-                    if text == "always" {
-                        return usage(io, "option not supported in the sandbox: --color=always");
-                    }
-                    return usage(io, &format!("invalid argument '{}' for '--color'", text));
+                colored = match text.as_str() {
+                    "" | "auto" => common::fsops::is_terminal(1),
+                    "always" => true,
+                    "never" => false,
+                    _ => return usage(io, &format!("invalid color '{}'", text)),
                 }
             }
             "palette" => {}
@@ -416,16 +419,28 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         starting_file,
         switches: option_words(&args[1..]),
     };
-    let mut session = dirs::Session::new(&config, io);
+    if colored && color::Painter::colours(config.format.style) {
+        let mut painter = color::Painter::new(&mut *io.stdout, config.format.style);
+        let mut painted = Io { name: io.name.clone(), stdin: &mut *io.stdin, stdout: &mut painter, stderr: &mut *io.stderr };
+        let status = compare(&config, &mut painted, from_file, to_file, &operands);
+        let _ = painted.stdout.flush();
+        return status;
+    }
+    compare(&config, io, from_file, to_file, &operands)
+}
+
+/// Runs the comparisons the operands ask for; the exit status.
+fn compare(config: &Config, io: &mut Io, from_file: Option<OsString>, to_file: Option<OsString>, operands: &[OsString]) -> i32 {
+    let mut session = dirs::Session::new(config, io);
     let mut status = 0;
     match (from_file, to_file) {
         (Some(from), _) => {
-            for op in &operands {
+            for op in operands {
                 status = status.max(session.compare_top(os_bytes(&from), os_bytes(op)));
             }
         }
         (_, Some(to)) => {
-            for op in &operands {
+            for op in operands {
                 status = status.max(session.compare_top(os_bytes(op), os_bytes(&to)));
             }
         }

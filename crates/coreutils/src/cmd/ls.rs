@@ -1,8 +1,11 @@
 //! `ls`: list directory contents. Options people use: -a -A -1 -R -h -S -t -r -d -F -p -i
 //! -l -n -g -o -G -s -U -X -v -c -u -L -H -C -x -m -w, --full-time, --time-style,
 //! --group-directories-first. One name per line when stdout is not a terminal, columns
-//! (GNU's layout, tab stops of 8) when it is. Formatting lives in ls/format.rs.
+//! (GNU's layout, tab stops of 8) when it is; --color as GNU's. Formatting lives in
+//! ls/format.rs, colours in ls/colors.rs.
 
+#[path = "ls/colors.rs"]
+mod colors;
 #[path = "ls/format.rs"]
 mod format;
 
@@ -77,6 +80,10 @@ Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
   -A, --almost-all           do not list implied . and ..
   -c                         with -lt: sort by, and show, ctime
   -C                         list entries by columns
+      --color[=WHEN]         color the output WHEN: 'always' (the default
+                               when WHEN is omitted), 'auto' (when stdout is
+                               a terminal) or 'never'; colors from LS_COLORS,
+                               else GNU's built-in ones
   -d, --directory            list directories themselves, not their contents
   -f                         list all entries in directory order
   -F, --classify             append indicator (one of */=>@|) to entries
@@ -194,11 +201,16 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 o.layout = Layout::Long;
                 o.time_style = TimeStyle::FullIso;
             }
-            "color" => match value.as_deref() {
-                None | Some("never") | Some("no") | Some("none") | Some("auto") | Some("tty") | Some("if-tty") => {}
-                Some(_) => {
-                    io.error("option not supported in the sandbox: --color=always");
-                    return 2;
+            "color" => match colors::when(value.as_deref(), tty) {
+                Some(true) => o.colors = colors::Colors::from_env(),
+                Some(false) => o.colors = None,
+                None => {
+                    // GNU's words in the sandbox's locale (C.UTF-8).
+                    io.error(format!("invalid argument \u{2018}{}\u{2019} for \u{2018}--color\u{2019}", value_str));
+                    let _ = io.stderr.write_all("Valid arguments are:\n  - \u{2018}always\u{2019}, \u{2018}yes\u{2019}, \u{2018}force\u{2019}\n  - \u{2018}never\u{2019}, \u{2018}no\u{2019}, \u{2018}none\u{2019}\n  - \u{2018}auto\u{2019}, \u{2018}tty\u{2019}, \u{2018}if-tty\u{2019}\n".as_bytes());
+                    io.try_help();
+                    // GNU's argmatch failure: usage(EXIT_FAILURE), not ls's 2.
+                    return 1;
                 }
             },
             "directory" => directory = true,

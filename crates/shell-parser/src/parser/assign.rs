@@ -66,7 +66,7 @@ impl<'a> Parser<'a> {
         Ok(elements)
     }
 
-    /// `[key]=` or `[key]+=` at the current position.
+    /// `[key]=` or `[key]+=` at the current position (a quoted `]` is part of the key).
     fn keyed_element_ahead(&self) -> bool {
         match crate::arith::matching_bracket(&self.src, self.pos) {
             Some(close) => {

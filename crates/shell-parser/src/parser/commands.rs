@@ -240,8 +240,13 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             if (command.words.is_empty() || declaration) && self.looks_like_assignment() {
-                let assignment = self.parse_assignment()?;
+                let mut assignment = self.parse_assignment()?;
                 if declaration {
+                    // An argument of declare is still a word: `declare y={a,b}` is
+                    // `declare y=a y=b`.
+                    if let AssignValue::Scalar(value) = assignment.value {
+                        assignment.value = AssignValue::Scalar(passes::brace_pass(value));
+                    }
                     command.words.push(Word { parts: vec![WordPart::Assign(Box::new(assignment))] });
                 } else {
                     command.assignments.push(assignment);

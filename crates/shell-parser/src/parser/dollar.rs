@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use super::words::{ansi_c_unescape, flush_literal};
-use super::Parser;
+use super::{passes, Parser};
 use crate::ast::*;
 use crate::error::{ErrorKind, ParseError};
 
@@ -284,8 +284,8 @@ impl<'a> Parser<'a> {
                 Some(k @ (b'-' | b'=' | b'?' | b'+')) => {
                     self.bump();
                     self.bump();
-                    let word = self.read_param_word(in_dquote, in_dquote, false)?;
-                    default_op(k, true, word)
+                    let word = self.read_param_word(in_dquote, in_dquote, false, false)?;
+                    default_op(k, true, default_word_tilde(word, in_dquote))
                 }
                 _ => {
                     self.bump();
@@ -301,8 +301,8 @@ impl<'a> Parser<'a> {
             },
             b'-' | b'=' | b'?' | b'+' => {
                 self.bump();
-                let word = self.read_param_word(in_dquote, in_dquote, false)?;
-                default_op(c, false, word)
+                let word = self.read_param_word(in_dquote, in_dquote, false, false)?;
+                default_op(c, false, default_word_tilde(word, in_dquote))
             }
             b'#' | b'%' => {
                 self.bump();
@@ -310,7 +310,8 @@ impl<'a> Parser<'a> {
                 if longest {
                     self.bump();
                 }
-                let pattern = self.read_param_word(in_dquote, false, false)?;
+                // A pattern's leading `~` expands even inside double quotes, as in bash.
+                let pattern = passes::tilde_pass(self.read_param_word(in_dquote, false, false, true)?, false);
                 if c == b'#' {
                     ParamOp::RemovePrefix { longest, pattern }
                 } else {
@@ -328,10 +329,10 @@ impl<'a> Parser<'a> {
                 if mode != ReplaceMode::First {
                     self.bump();
                 }
-                let pattern = self.read_param_word(in_dquote, false, true)?;
+                let pattern = passes::tilde_pass(self.read_param_word(in_dquote, false, true, true)?, false);
                 let replacement = if self.peek() == Some(b'/') {
                     self.bump();
-                    Some(self.read_replacement_word(in_dquote)?)
+                    Some(passes::tilde_pass(self.read_replacement_word(in_dquote)?, false))
                 } else {
                     None
                 };
@@ -348,7 +349,7 @@ impl<'a> Parser<'a> {
                     b',' => CaseMode::Lower,
                     _ => CaseMode::Toggle,
                 };
-                let pattern = if self.peek() == Some(b'}') { None } else { Some(self.read_param_word(in_dquote, false, false)?) };
+                let pattern = if self.peek() == Some(b'}') { None } else { Some(self.read_param_word(in_dquote, false, false, true)?) };
                 ParamOp::Case { mode, all, pattern }
             }
             b'@' => match self.peek_at(1) {
@@ -366,8 +367,9 @@ impl<'a> Parser<'a> {
 
     /// The word inside `${x…word}` up to the closing `}` (or `/` for a replacement
     /// pattern). In double quotes, single quotes are plain characters for the `-=?+`
-    /// operators (`sq_literal`), as in bash.
-    fn read_param_word(&mut self, in_dquote: bool, sq_literal: bool, stop_at_slash: bool) -> Result<Word, ParseError> {
+    /// operators (`sq_literal`), and a backslash quotes any character in patterns and
+    /// replacements (`pattern`), as in bash.
+    fn read_param_word(&mut self, in_dquote: bool, sq_literal: bool, stop_at_slash: bool, pattern: bool) -> Result<Word, ParseError> {
         let mut parts = Vec::new();
         let mut literal = Vec::new();
         let mut depth = 0usize;
@@ -406,6 +408,15 @@ impl<'a> Parser<'a> {
                         self.bump();
                         self.bump();
                     }
+                    Some(_) if pattern => {
+                        // `"${x//\./,}"`: the backslash quotes the character.
+                        flush_literal(&mut literal, &mut parts);
+                        self.bump();
+                        let start = self.pos;
+                        let width = super::words::utf8_len(self.src[start]).min(self.src.len() - start);
+                        self.pos += width;
+                        parts.push(WordPart::Quoted(String::from_utf8_lossy(&self.src[start..start + width]).into_owned()));
+                    }
                     _ => {
                         flush_literal(&mut literal, &mut parts);
                         parts.push(WordPart::Quoted("\\".to_string()));
@@ -418,7 +429,10 @@ impl<'a> Parser<'a> {
                 }
                 b'$' => {
                     flush_literal(&mut literal, &mut parts);
-                    parts.push(self.parse_dollar(in_dquote)?);
+                    // bash 5.2 decodes `$'…'` (and takes `$"…"`) inside `${…}` even between
+                    // double quotes.
+                    let quoted = matches!(self.peek_at(1), Some(b'\'' | b'"'));
+                    parts.push(self.parse_dollar(in_dquote && !quoted)?);
                 }
                 b'`' => {
                     flush_literal(&mut literal, &mut parts);
@@ -438,32 +452,10 @@ impl<'a> Parser<'a> {
         Ok(Word { parts: super::compound::merge_literals(parts) })
     }
 
-    /// The replacement of `${x/p/r}`: like other words, except that `\&` stays an escaped
-    /// `&` (a literal ampersand, not the match) even inside double quotes.
+    /// The replacement of `${x/p/r}`: a backslash quotes the next character even inside
+    /// double quotes (`\&` is a literal ampersand, not the match).
     fn read_replacement_word(&mut self, in_dquote: bool) -> Result<Word, ParseError> {
-        let word = self.read_param_word(in_dquote, false, false)?;
-        if !in_dquote {
-            return Ok(word);
-        }
-        let mut parts: Vec<WordPart> = Vec::with_capacity(word.parts.len());
-        let mut iter = word.parts.into_iter().peekable();
-        while let Some(part) = iter.next() {
-            if part == WordPart::Quoted("\\".to_string()) {
-                if let Some(WordPart::Literal(next)) = iter.peek() {
-                    if let Some(rest) = next.strip_prefix('&') {
-                        let rest = rest.to_string();
-                        iter.next();
-                        parts.push(WordPart::Quoted("&".to_string()));
-                        if !rest.is_empty() {
-                            parts.push(WordPart::Literal(rest));
-                        }
-                        continue;
-                    }
-                }
-            }
-            parts.push(part);
-        }
-        Ok(Word { parts })
+        self.read_param_word(in_dquote, false, false, true)
     }
 
     /// The offset or length of `${x:offset:length}`, up to `:` (when `stop_at_colon`) or
@@ -490,6 +482,15 @@ impl<'a> Parser<'a> {
         }
         let text = self.text(start, self.pos);
         self.arith_from_text(&text)
+    }
+}
+
+/// The word of `${x-word}` and friends gets tilde expansion when it is not quoted.
+fn default_word_tilde(word: Word, in_dquote: bool) -> Word {
+    if in_dquote {
+        word
+    } else {
+        passes::tilde_pass(word, false)
     }
 }
 

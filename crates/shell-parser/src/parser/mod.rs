@@ -18,6 +18,8 @@ mod redirect;
 mod words;
 
 pub(crate) use words::Embedded;
+pub use passes::tilde_pass;
+pub use words::ansi_c_unescape;
 
 use std::rc::Rc;
 
@@ -52,6 +54,10 @@ pub struct Parser<'a> {
     /// The previous alias ended in a blank: the word starting at or after this position
     /// (past the alias's text) is checked for aliases too.
     alias_next_word: Option<usize>,
+    /// Where the last `[[ ]]` token started (bash names that line in its messages).
+    cond_token_line: u32,
+    /// The newline bash's reader supplies after an unterminated last line was given.
+    eof_newline_given: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -65,6 +71,8 @@ impl<'a> Parser<'a> {
             depth: 0,
             active_aliases: Vec::new(),
             alias_expansions: 0,
+            cond_token_line: 1,
+            eof_newline_given: false,
             alias_next_word: None,
         }
     }

@@ -6,7 +6,7 @@ use super::compound::merge_literals;
 use crate::ast::*;
 
 /// Marks a leading `~prefix` (and, in assignments, one after each `:`) as a tilde part.
-pub(crate) fn tilde_pass(word: Word, assignment: bool) -> Word {
+pub fn tilde_pass(word: Word, assignment: bool) -> Word {
     let needs = word.parts.iter().any(|p| matches!(p, WordPart::Literal(t) if t.contains('~')));
     if !needs {
         return word;
@@ -28,7 +28,8 @@ pub(crate) fn tilde_pass(word: Word, assignment: bool) -> Word {
         loop {
             if at_start && rest.starts_with('~') {
                 let body = &rest[1..];
-                let end = body.find(|c| c == '/' || (assignment && c == ':')).unwrap_or(body.len());
+                // The prefix ends at `/` or `:` (readline's tilde suffixes), in any word.
+                let end = body.find(|c| c == '/' || c == ':').unwrap_or(body.len());
                 let prefix = &body[..end];
                 // A prefix running into a quoted or expanded part is not a login name.
                 let complete = end < body.len() || last;

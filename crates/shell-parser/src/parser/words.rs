@@ -326,7 +326,7 @@ pub(super) fn flush_quoted(literal: &mut Vec<u8>, parts: &mut Vec<WordPart>) {
 }
 
 /// Processes the escapes of `$'…'` (the text between the quotes).
-pub(super) fn ansi_c_unescape(raw: &[u8]) -> String {
+pub fn ansi_c_unescape(raw: &[u8]) -> String {
     let mut out = String::new();
     let mut i = 0;
     while i < raw.len() {
@@ -412,7 +412,7 @@ pub(super) fn ansi_c_unescape(raw: &[u8]) -> String {
     bytes::normalize(out)
 }
 
-fn utf8_len(first: u8) -> usize {
+pub(super) fn utf8_len(first: u8) -> usize {
     match first {
         0xF0..=0xF7 => 4,
         0xE0..=0xEF => 3,

@@ -63,6 +63,8 @@ pub(crate) struct Printer {
     out: String,
     indent: usize,
     heredocs: Vec<Rc<HereDoc>>,
+    /// Bodies were just printed: the next `;` separator is left out, as bash does.
+    was_heredoc: bool,
     nested_function: bool,
 }
 
@@ -78,6 +80,13 @@ impl Printer {
         self.out
     }
 
+    /// The text of a substitution's body: a here-document it ends with keeps the newline
+    /// after its delimiter, so the closing `)` is not read as part of that line.
+    fn finish_nested(mut self) -> String {
+        self.heredoc_bodies();
+        self.out
+    }
+
     fn push(&mut self, text: &str) {
         self.out.push_str(text);
     }
@@ -90,7 +99,19 @@ impl Printer {
         }
     }
 
+    /// The pending here-document bodies on the lines after their command, then a blank
+    /// line, where bash prints them in a function body.
+    fn heredoc_bodies(&mut self) {
+        if !self.heredocs.is_empty() {
+            self.out.push('\n');
+            self.flush_heredocs();
+        }
+    }
+
     fn flush_heredocs(&mut self) {
+        if !self.heredocs.is_empty() {
+            self.was_heredoc = true;
+        }
         for doc in std::mem::take(&mut self.heredocs) {
             let body = doc.body.borrow();
             if doc.quoted {
@@ -133,10 +154,13 @@ impl Printer {
                     }
                 }
             } else if !last {
-                if self.heredocs.is_empty() {
-                    self.push(";");
+                if !self.heredocs.is_empty() {
+                    self.heredoc_bodies();
+                } else if self.was_heredoc {
+                    // Bash leaves out the separator after the command that follows bodies.
+                    self.was_heredoc = false;
                 } else {
-                    self.out.push('\n');
+                    self.push(";");
                 }
                 self.newline();
             }
@@ -152,6 +176,7 @@ impl Printer {
         if !list.items.last().map_or(false, |i| i.background) && self.heredocs.is_empty() {
             self.push(";");
         }
+        self.heredoc_bodies();
         self.indent -= 1;
         self.newline();
     }
@@ -255,6 +280,7 @@ impl Printer {
         self.indent += 1;
         self.newline();
         self.list(list);
+        self.heredoc_bodies();
         self.indent -= 1;
         self.newline();
     }
@@ -276,7 +302,7 @@ impl Printer {
             CompoundCommand::Select(command) => self.for_command("select", command),
             CompoundCommand::ArithFor(command) => {
                 self.push("for ((");
-                self.push(&command.text);
+                self.push(&arith_for_text(&command.text));
                 self.push("))");
                 self.newline();
                 self.push("do");
@@ -524,4 +550,15 @@ mod tests {
             assert_eq!(list_to_string(&again), printed, "{}", source);
         }
     }
+}
+
+/// The three expressions of `for ((...))` as bash prints them: each without its leading
+/// blanks, an empty one as `1`, joined by `; ` (`i=0;i<2;i++` prints `i=0; i<2; i++`).
+fn arith_for_text(text: &str) -> String {
+    let parts: Vec<&str> = text.split(';').collect();
+    if parts.len() != 3 {
+        return text.to_string();
+    }
+    let parts: Vec<&str> = parts.iter().map(|p| if p.trim().is_empty() { "1" } else { p.trim_start() }).collect();
+    parts.join("; ")
 }

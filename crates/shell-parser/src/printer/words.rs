@@ -46,8 +46,17 @@ impl Printer {
             WordPart::Literal(text) => self.push(text),
             WordPart::Quoted(text) => {
                 if in_dquote {
-                    for c in text.chars() {
-                        if matches!(c, '"' | '\\' | '$' | '`') {
+                    // A `$` is escaped only where it could start an expansion (bash prints
+                    // `"$'x'"` and `"a$ b"` as written); at the end of the text the next
+                    // part could make it one.
+                    let mut chars = text.chars().peekable();
+                    while let Some(c) = chars.next() {
+                        let escape = match c {
+                            '"' | '\\' | '`' => true,
+                            '$' => chars.peek().map_or(true, |&n| n.is_ascii_alphanumeric() || "_{([@*#?-$!".contains(n)),
+                            _ => false,
+                        };
+                        if escape {
                             self.out.push('\\');
                         }
                         self.out.push(c);
@@ -60,12 +69,31 @@ impl Printer {
             }
             WordPart::DoubleQuoted(parts) => {
                 self.out.push('"');
+                // Quoted text the parser kept in pieces (`a`, `$`, ` b`) is printed as one,
+                // so a `$` is judged by the character that really follows it.
+                let mut text = String::new();
                 for part in parts {
-                    self.part(part, true);
+                    match part {
+                        WordPart::Quoted(piece) => text.push_str(piece),
+                        other => {
+                            if !text.is_empty() {
+                                self.part(&WordPart::Quoted(std::mem::take(&mut text)), true);
+                            }
+                            self.part(other, true);
+                        }
+                    }
+                }
+                if !text.is_empty() {
+                    self.part(&WordPart::Quoted(text), true);
                 }
                 self.out.push('"');
             }
-            WordPart::AnsiQuoted(text) => self.push(&ansi_quote(text)),
+            // Bash prints `$'a\tb'` as the single-quoted text it stands for.
+            WordPart::AnsiQuoted(text) => {
+                self.out.push('\'');
+                self.out.push_str(&text.replace('\'', "'\\''"));
+                self.out.push('\'');
+            }
             WordPart::Tilde(user) => {
                 self.push("~");
                 self.push(user);
@@ -75,7 +103,7 @@ impl Printer {
                 let mut inner = Printer::default();
                 inner.indent = self.indent;
                 inner.list(body);
-                let text = inner.finish();
+                let text = inner.finish_nested();
                 if *backquote {
                     self.push("`");
                     self.push(&text.replace('\\', "\\\\").replace('`', "\\`").replace('$', "\\$"));
@@ -95,7 +123,7 @@ impl Printer {
                 self.push(if *output { ">(" } else { "<(" });
                 let mut inner = Printer::default();
                 inner.list(body);
-                self.push(&inner.finish());
+                self.push(&inner.finish_nested());
                 self.push(")");
             }
             WordPart::Brace(expr) => self.brace(expr),
@@ -222,27 +250,6 @@ impl Printer {
         }
         self.push("}");
     }
-}
-
-pub(super) fn ansi_quote(text: &str) -> String {
-    let mut out = String::from("$'");
-    for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            '\x1b' => out.push_str("\\E"),
-            '\\' => out.push_str("\\\\"),
-            '\'' => out.push_str("\\'"),
-            c if (c as u32) >= 0x10_FF80 && (c as u32) <= 0x10_FFFF => {
-                out.push_str(&format!("\\x{:02x}", c as u32 - 0x10_FF00));
-            }
-            c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
-    out
 }
 
 pub(super) fn arith(expr: &Arith, out: &mut String) {

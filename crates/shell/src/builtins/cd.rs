@@ -2,7 +2,7 @@
 
 use super::{done, fail, print};
 use crate::exec::Flow;
-use crate::host::FileKind;
+use crate::sys::FileKind;
 use crate::options::Opt;
 use crate::shell::Shell;
 
@@ -74,7 +74,7 @@ fn cdpath_lookup(shell: &mut Shell, dir: &str) -> Option<String> {
             continue;
         }
         let candidate = format!("{}/{}", entry.trim_end_matches('/'), dir);
-        if shell.host.stat(&candidate, true).map_or(false, |s| s.kind == FileKind::Dir) {
+        if shell.sys.stat(&candidate, true).map_or(false, |s| s.kind == FileKind::Dir) {
             return Some(candidate);
         }
     }
@@ -103,15 +103,15 @@ impl Shell {
         let absolute = if target.starts_with('/') { target.to_string() } else { format!("{}/{}", self.cwd, target) };
         let logical = normalize(&absolute);
         let attempt = if physical { absolute.clone() } else { logical.clone() };
-        match self.host.stat(&attempt, true) {
+        match self.sys.stat(&attempt, true) {
             Ok(stat) if stat.kind != FileKind::Dir => return Err(format!("{}: Not a directory", target)),
             Err(error) => return Err(format!("{}: {}", target, error.message())),
             Ok(_) => {}
         }
-        if let Err(error) = self.host.chdir(&attempt) {
+        if let Err(error) = self.sys.chdir(&attempt) {
             return Err(format!("{}: {}", target, error.message()));
         }
-        let new = if physical { self.host.getcwd().unwrap_or(logical) } else { logical };
+        let new = if physical { self.sys.getcwd().unwrap_or(logical) } else { logical };
         let old = std::mem::replace(&mut self.cwd, new.clone());
         self.set_var("OLDPWD", &old);
         self.set_var("PWD", &new);
@@ -121,7 +121,7 @@ impl Shell {
 
 pub fn pwd(shell: &mut Shell, args: &[String]) -> Flow {
     let physical = args[1..].iter().any(|a| a == "-P") || shell.options.get(Opt::Physical);
-    let path = if physical { shell.host.getcwd().unwrap_or_else(|_| shell.cwd.clone()) } else { shell.cwd.clone() };
+    let path = if physical { shell.sys.getcwd().unwrap_or_else(|_| shell.cwd.clone()) } else { shell.cwd.clone() };
     let ok = print(shell, "pwd", &format!("{}\n", path));
     done(shell, if ok { 0 } else { 1 })
 }

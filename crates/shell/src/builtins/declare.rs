@@ -171,7 +171,12 @@ pub fn run(shell: &mut Shell, args: &[String], mode: Mode, name: &str) -> Flow {
         let arg_index = index + offset;
         let structured = decl.iter().find(|d| d.index == arg_index).cloned();
         if let Err(message) = declare_one(shell, operand, structured, &flags, mode) {
-            shell.report(&format!("{}: {}", name, message));
+            // export and readonly name only the variable for this one, as bash does.
+            if message.ends_with(": readonly variable") && matches!(mode, Mode::Export | Mode::Readonly) {
+                shell.report(&message);
+            } else {
+                shell.report(&format!("{}: {}", name, message));
+            }
             status = 1;
         }
     }
@@ -202,20 +207,24 @@ fn declare_one(shell: &mut Shell, operand: &str, structured: Option<DeclArg>, fl
     }
     let local = (mode == Mode::Local || mode == Mode::Declare) && !flags.global && shell.vars.depth() > 0;
     if let Some(var) = shell.vars.get(&base) {
-        if var.has(attr::READONLY) && (assignment.is_some() || structured.is_some() || flags.unset & attr::READONLY != 0) {
-            if !(local && !shell.vars.is_local_here(&base)) {
-                return Err(format!("{}: readonly variable", base));
-            }
+        // A readonly variable can be neither changed nor shadowed by a local one.
+        let shadowing = local && !shell.vars.is_local_here(&base);
+        if var.has(attr::READONLY) && (assignment.is_some() || structured.is_some() || flags.unset & attr::READONLY != 0 || shadowing) {
+            return Err(format!("{}: readonly variable", base));
         }
     }
     // Create the variable in the right scope.
     let exists_here = if local { shell.vars.is_local_here(&base) } else { shell.vars.get(&base).is_some() };
     if local {
         if !exists_here {
-            let inherited = if mode == Mode::Local || mode == Mode::Declare { None } else { shell.vars.get(&base).cloned() };
+            let outer = shell.vars.get(&base).cloned();
+            let inherited = if mode == Mode::Local || mode == Mode::Declare { None } else { outer.clone() };
             let var = shell.vars.declare_local(&base);
             if let Some(inherited) = inherited {
                 *var = inherited;
+            } else if let Some(outer) = outer {
+                // A new local keeps the export attribute of the variable it hides.
+                var.attrs |= outer.attrs & attr::EXPORT;
             }
         }
     } else if flags.global {
@@ -235,6 +244,9 @@ fn declare_one(shell: &mut Shell, operand: &str, structured: Option<DeclArg>, fl
             }
         };
         var.attrs = (var.attrs | (flags.set & !attr::READONLY)) & !flags.unset;
+        if (flags.assoc || flags.array) && var.value == Value::Unset && assignment.is_none() && structured.is_none() {
+            var.attrs |= attr::NO_VALUE;
+        }
         if flags.assoc && !matches!(var.value, Value::Assoc(_)) {
             if matches!(var.value, Value::Indexed(_)) {
                 return Err(format!("{}: cannot convert indexed to associative array", base));
@@ -476,6 +488,7 @@ pub fn declaration(shell: &mut Shell, name: &str) -> Option<String> {
     }
     Some(match &value {
         Value::Unset => format!("declare -{} {}", flags, name),
+        _ if var.has(attr::NO_VALUE) && value.is_empty() => format!("declare -{} {}", flags, name),
         Value::Scalar(s) => format!("declare -{} {}={}", flags, name, crate::text::declare_quote(s)),
         other => format!("declare -{} {}={}", flags, name, array_body(other)),
     })

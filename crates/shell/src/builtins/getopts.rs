@@ -1,16 +1,17 @@
 //! `getopts optstring name [args]`: one option per call, tracked by OPTIND (and a
 //! position inside bundled options like `-abc`).
 
-use super::{done, fail};
+use super::{done, usage};
 use crate::exec::Flow;
 use crate::shell::Shell;
 
 pub fn getopts(shell: &mut Shell, args: &[String]) -> Flow {
     if args.len() < 3 {
-        return fail(shell, "getopts", "usage: getopts optstring name [arg ...]", 2);
+        return usage(shell, "getopts", None);
     }
     let spec = args[1].clone();
     let name = args[2].clone();
+    let mut bad = false;
     let params: Vec<String> = if args.len() > 3 { args[3..].to_vec() } else { shell.positional.clone() };
     let silent = spec.starts_with(':');
     let spec = spec.trim_start_matches(':').to_string();
@@ -27,19 +28,19 @@ pub fn getopts(shell: &mut Shell, args: &[String]) -> Flow {
         Some(arg) => arg.clone(),
         None => {
             shell.getopts_offset = 0;
-            shell.set_var(&name, "?");
+            let _ = bind(shell, &name, "?");
             finish(shell, optind);
             return done(shell, 1);
         }
     };
     if shell.getopts_offset == 0 {
         if arg == "--" {
-            shell.set_var(&name, "?");
+            let _ = bind(shell, &name, "?");
             finish(shell, optind + 1);
             return done(shell, 1);
         }
         if !arg.starts_with('-') || arg.len() < 2 {
-            shell.set_var(&name, "?");
+            let _ = bind(shell, &name, "?");
             finish(shell, optind);
             return done(shell, 1);
         }
@@ -60,13 +61,13 @@ pub fn getopts(shell: &mut Shell, args: &[String]) -> Flow {
             shell.set_var("OPTARG", &letter.to_string());
         } else {
             if report_errors {
-                shell.report(&format!("illegal option -- {}", letter));
+                complain(shell, "illegal option", letter);
             }
             let _ = shell.vars.unset("OPTARG", true);
         }
-        shell.set_var(&name, "?");
+        bad |= !bind(shell, &name, "?");
         finish(shell, optind);
-        return done(shell, 0);
+        return done(shell, if bad { 1 } else { 0 });
     }
     if takes_value {
         let value = if !at_end {
@@ -85,30 +86,49 @@ pub fn getopts(shell: &mut Shell, args: &[String]) -> Flow {
         match value {
             Some(value) => {
                 shell.set_var("OPTARG", &value);
-                shell.set_var(&name, &letter.to_string());
+                bad |= !bind(shell, &name, &letter.to_string());
             }
             None => {
                 if silent {
-                    shell.set_var(&name, ":");
+                    bad |= !bind(shell, &name, ":");
                     shell.set_var("OPTARG", &letter.to_string());
                 } else {
                     if report_errors {
-                        shell.report(&format!("option requires an argument -- {}", letter));
+                        complain(shell, "option requires an argument", letter);
                     }
-                    shell.set_var(&name, "?");
+                    bad |= !bind(shell, &name, "?");
                     let _ = shell.vars.unset("OPTARG", true);
                 }
             }
         }
         finish(shell, optind);
-        return done(shell, 0);
+        return done(shell, if bad { 1 } else { 0 });
     }
     if at_end {
         shell.getopts_offset = 0;
         optind += 1;
     }
     let _ = shell.vars.unset("OPTARG", true);
-    shell.set_var(&name, &letter.to_string());
+    bad |= !bind(shell, &name, &letter.to_string());
     finish(shell, optind);
-    done(shell, 0)
+    done(shell, if bad { 1 } else { 0 })
+}
+
+/// getopts's own messages: `$0: illegal option -- x`, without a line number (bash prints
+/// them as C's getopt does).
+fn complain(shell: &mut Shell, what: &str, letter: char) {
+    let text = format!("{}: {} -- {}\n", shell.error_prefix, what, letter);
+    shell.write_err(&text);
+}
+
+/// Sets the option variable; a name that is not an identifier is reported (the option is
+/// still consumed, as in bash) and makes the status 1.
+fn bind(shell: &mut Shell, name: &str, value: &str) -> bool {
+    if shell_parser::is_name(name) {
+        shell.set_var(name, value);
+        true
+    } else {
+        shell.report(&format!("getopts: `{}': not a valid identifier", name));
+        false
+    }
 }

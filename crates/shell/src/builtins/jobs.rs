@@ -1,7 +1,7 @@
 //! `jobs`, `wait`, and the job-control builtins that need a terminal (`fg`, `bg`,
 //! `suspend`), which report that job control is off, as a non-interactive bash does.
 
-use super::{done, fail, print};
+use super::{done, fail, parse_options, print, usage};
 use crate::exec::Flow;
 use crate::shell::Shell;
 
@@ -9,7 +9,7 @@ use crate::shell::Shell;
 pub fn reap(shell: &mut Shell) {
     let pids: Vec<u32> = shell.jobs.list.iter().filter(|j| j.status.is_none()).flat_map(|j| j.pids.clone()).chain(shell.jobs.hidden.clone()).collect();
     for pid in pids {
-        if let Ok(Some(exited)) = shell.host.wait(pid as i32, true) {
+        if let Ok(Some(exited)) = shell.sys.wait(pid as i32, true) {
             shell.jobs.mark_done(exited.pid, exited.status);
         }
     }
@@ -58,40 +58,74 @@ pub fn jobs(shell: &mut Shell, args: &[String]) -> Flow {
     done(shell, 0)
 }
 
+/// `wait [-fn] [-p var] [id ...]`; with `-p` the pid whose status is returned goes to
+/// `var` (which stays unset when there is none).
 pub fn wait(shell: &mut Shell, args: &[String]) -> Flow {
+    let (options, index) = match parse_options(args, "p") {
+        Ok(parsed) => parsed,
+        Err(message) => return usage(shell, "wait", Some(&message)),
+    };
     let mut any = false;
-    let mut index = 1;
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "-n" => any = true,
-            "-f" => {}
-            "--" => {
-                index += 1;
-                break;
-            }
-            _ => break,
+    let mut pid_var = None;
+    for (option, value) in options {
+        match option {
+            'n' => any = true,
+            'f' => {}
+            'p' => pid_var = value,
+            other => return usage(shell, "wait", Some(&format!("-{}: invalid option", other))),
         }
-        index += 1;
     }
-    let targets = &args[index..];
+    if let Some(name) = &pid_var {
+        if !shell_parser::is_name(name) {
+            return fail(shell, "wait", &format!("`{}': not a valid identifier", name), 1);
+        }
+        let _ = shell.vars.unset(name, true);
+    }
+    let mut waited = None;
+    let flow = wait_for(shell, any, &args[index..], &mut waited);
+    if let (Some(name), Some(pid)) = (pid_var, waited) {
+        shell.set_var(&name, &pid.to_string());
+    }
+    flow
+}
+
+/// Waits as `wait` does; `waited` gets the pid whose status is returned.
+fn wait_for(shell: &mut Shell, any: bool, targets: &[String], waited: &mut Option<u32>) -> Flow {
     if any {
-        let running: Vec<u32> = shell.jobs.list.iter().filter(|j| j.status.is_none()).filter_map(|j| j.pids.last().copied()).collect();
-        let finished = shell.jobs.list.iter().find(|j| j.status.is_some()).map(|j| (j.id, j.status.unwrap_or(0)));
-        if let Some((id, status)) = finished {
+        let mut running: Vec<u32> = shell.jobs.list.iter().filter(|j| j.status.is_none()).filter_map(|j| j.pids.last().copied()).collect();
+        if !targets.is_empty() {
+            // `wait -n ID...`: only those jobs count.
+            let mut chosen = Vec::new();
+            for target in targets {
+                let job = if target.starts_with('%') { shell.jobs.find(target) } else { target.parse::<u32>().ok().and_then(|pid| shell.jobs.by_pid(pid)) };
+                match job.and_then(|j| j.pids.last().copied()) {
+                    Some(pid) => chosen.push(pid),
+                    None => shell.report(&format!("wait: {}: no such job", target)),
+                }
+            }
+            if chosen.is_empty() {
+                return done(shell, 127);
+            }
+            running.retain(|pid| chosen.contains(pid));
+        }
+        let finished = shell.jobs.list.iter().find(|j| j.status.is_some()).map(|j| (j.id, j.status.unwrap_or(0), j.pids.last().copied()));
+        if let Some((id, status, pid)) = finished {
             shell.jobs.remove(id);
+            *waited = pid;
             return done(shell, status);
         }
         if running.is_empty() {
             return done(shell, 127);
         }
         loop {
-            match shell.host.wait(-1, false) {
+            match shell.sys.wait(-1, false) {
                 Ok(Some(exited)) => {
                     shell.jobs.mark_done(exited.pid, exited.status);
                     if running.contains(&exited.pid) {
                         if let Some(id) = shell.jobs.by_pid(exited.pid).map(|j| j.id) {
                             shell.jobs.remove(id);
                         }
+                        *waited = Some(exited.pid);
                         return done(shell, exited.status);
                     }
                 }
@@ -128,11 +162,12 @@ pub fn wait(shell: &mut Shell, args: &[String]) -> Flow {
                 Ok(pid) => pid,
                 Err(_) => {
                     shell.report(&format!("wait: `{}': not a pid or valid job spec", target));
-                    status = 2;
+                    status = 1;
                     continue;
                 }
             }
         };
+        *waited = Some(pid);
         if let Some(job) = shell.jobs.by_pid(pid).cloned() {
             status = match job.status {
                 Some(s) => s,
@@ -154,6 +189,7 @@ pub fn wait(shell: &mut Shell, args: &[String]) -> Flow {
             shell.jobs.mark_done(pid, status);
             continue;
         }
+        *waited = None;
         shell.report(&format!("wait: pid {} is not a child of this shell", pid));
         status = 127;
     }

@@ -45,7 +45,7 @@ fn meanings(shell: &mut Shell, name: &str, all: bool, path_only: bool) -> Vec<Me
         return found;
     }
     if name.contains('/') {
-        if shell.host.stat(name, true).is_ok() {
+        if shell.sys.stat(name, true).is_ok() {
             found.push(Meaning::File(name.to_string()));
         }
     } else if all {
@@ -53,8 +53,8 @@ fn meanings(shell: &mut Shell, name: &str, all: bool, path_only: bool) -> Vec<Me
         for dir in path.split(':') {
             let dir = if dir.is_empty() { "." } else { dir };
             let candidate = format!("{}/{}", dir.trim_end_matches('/'), name);
-            if shell.host.stat(&candidate, true).map_or(false, |s| s.kind != crate::host::FileKind::Dir)
-                && shell.host.access(&candidate, crate::host::Access::Execute)
+            if shell.sys.stat(&candidate, true).map_or(false, |s| s.kind != crate::sys::FileKind::Dir)
+                && shell.sys.access(&candidate, crate::sys::Access::Execute)
             {
                 found.push(Meaning::File(candidate));
             }

@@ -43,7 +43,7 @@ pub fn mapfile(shell: &mut Shell, args: &[String]) -> Flow {
         Some(target) => target.clone(),
         None => return fail(shell, &name, &format!("{}: invalid file descriptor: Bad file descriptor", fd), 1),
     };
-    let mut reader = InputReader::new(shell.host.as_mut(), target);
+    let mut reader = InputReader::new(shell.sys.as_mut(), target);
     let mut lines = Vec::new();
     let mut current = Vec::new();
     let mut seen = 0usize;
@@ -51,7 +51,7 @@ pub fn mapfile(shell: &mut Shell, args: &[String]) -> Flow {
         if count > 0 && lines.len() >= count {
             break;
         }
-        match reader.next(shell.host.as_mut()) {
+        match reader.next(shell.sys.as_mut()) {
             Ok(Some(byte)) => {
                 if byte == delimiter {
                     if !trim {
@@ -72,7 +72,7 @@ pub fn mapfile(shell: &mut Shell, args: &[String]) -> Flow {
     if !current.is_empty() && (count == 0 || lines.len() < count) && seen >= skip {
         lines.push(crate::text::from_bytes(&current));
     }
-    reader.finish(shell.host.as_mut());
+    reader.finish(shell.sys.as_mut());
     let start = origin.unwrap_or(0);
     let mut map: BTreeMap<i64, String> = match (origin, shell.get_value(&array)) {
         (Some(_), Some(Value::Indexed(existing))) => existing,

@@ -9,6 +9,7 @@ pub mod cd;
 pub mod declare;
 pub mod dirs;
 pub mod echo;
+mod escape;
 pub mod eval;
 pub mod exit;
 pub mod getopts;
@@ -161,7 +162,7 @@ pub fn help_synopsis(name: &str) -> &'static str {
         "printf" => "printf [-v var] format [arguments]",
         "pushd" => "pushd [-n] [+N | -N | dir]",
         "pwd" => "pwd [-LP]",
-        "read" => "read [-ers] [-a array] [-d delim] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]",
+        "read" => "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]",
         "readonly" => "readonly [-aAf] [name[=value] ...] or readonly -p",
         "return" => "return [n]",
         "set" => "set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]",
@@ -177,7 +178,7 @@ pub fn help_synopsis(name: &str) -> &'static str {
         "umask" => "umask [-p] [-S] [mode]",
         "unalias" => "unalias [-a] name [name ...]",
         "unset" => "unset [-f] [-v] [-n] [name ...]",
-        "wait" => "wait [-fn] [id ...]",
+        "wait" => "wait [-fn] [-p var] [id ...]",
         _ => "",
     }
 }
@@ -194,11 +195,43 @@ pub(crate) fn fail(shell: &mut Shell, name: &str, message: &str, status: i32) ->
     done(shell, status)
 }
 
+/// An error (if any) with the usual prefix, then `name: usage: synopsis`, which bash
+/// prints without one; status 2.
+pub(crate) fn usage(shell: &mut Shell, name: &str, error: Option<&str>) -> Flow {
+    if let Some(error) = error {
+        shell.report(&format!("{}: {}", name, error));
+    }
+    shell.write_err(&format!("{}: usage: {}\n", name, help_synopsis(name)));
+    done(shell, 2)
+}
+
+/// "too many arguments" to `break`, `continue`, `shift`, `return` or `exit`: bash abandons
+/// everything up to the top level (its DISCARD), so `bash -c`, a run of the session and a
+/// subshell end with status 1, and a script goes on with its next command line.
+pub(crate) fn too_many_arguments(shell: &mut Shell, name: &str) -> Flow {
+    shell.report(&format!("{}: too many arguments", name));
+    shell.status = 1;
+    if shell.mode == crate::shell::Mode::Script {
+        shell.discarding = true;
+        Flow::Abort
+    } else {
+        Flow::Exit
+    }
+}
+
+/// The arguments after a leading `--` (the numeric builtins accept one).
+pub(crate) fn after_dashes(args: &[String]) -> &[String] {
+    match args.get(1) {
+        Some(first) if first == "--" => &args[2..],
+        _ => &args[1..],
+    }
+}
+
 /// Writes to standard output; a failure is reported as bash does ("write error").
 pub(crate) fn write_out(shell: &mut Shell, name: &str, data: &[u8]) -> bool {
     match shell.write_fd(1, data) {
         Ok(()) => true,
-        Err(crate::host::Errno::PIPE) => {
+        Err(crate::sys::Errno::PIPE) => {
             // The reader went away: the shell ends as SIGPIPE would end it (status 141),
             // silently; an inline pipeline stage just ends (see exec_with_name).
             shell.broken_pipe = true;

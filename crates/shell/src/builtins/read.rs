@@ -1,7 +1,7 @@
 //! `read [-ers] [-a array] [-d delim] [-n|-N count] [-p prompt] [-t timeout] [-u fd]
 //! [name ...]`: one line split on IFS, the last name taking the rest.
 
-use super::{done, fail, parse_options};
+use super::{done, fail, parse_options, usage};
 use crate::exec::Flow;
 use crate::io::input::InputReader;
 use crate::shell::Shell;
@@ -9,7 +9,7 @@ use crate::shell::Shell;
 pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
     let (options, first) = match parse_options(args, "adinNptu") {
         Ok(parsed) => parsed,
-        Err(message) => return fail(shell, "read", &format!("{}\nread: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]", message), 2),
+        Err(message) => return usage(shell, "read", Some(&message)),
     };
     let mut raw = false;
     let mut array = None;
@@ -28,29 +28,29 @@ pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
             'a' => array = Some(value),
             'd' => delimiter = Some(crate::text::to_bytes(&value).first().copied().unwrap_or(0)),
             'n' | 'N' => {
-                match value.parse::<usize>() {
+                match value.trim().parse::<usize>() {
                     Ok(n) => limit = Some(n),
-                    Err(_) => return fail(shell, "read", &format!("{}: invalid number", value), 2),
+                    Err(_) => return fail(shell, "read", &format!("{}: invalid number", value), 1),
                 }
                 exact = option == 'N';
             }
             'p' => prompt = Some(value),
-            't' => match value.parse::<f64>() {
-                Ok(t) if t >= 0.0 => timeout = Some(t),
-                _ => return fail(shell, "read", &format!("{}: invalid timeout specification", value), 2),
+            't' => match timeout_seconds(&value) {
+                Some(t) => timeout = Some(t),
+                None => return fail(shell, "read", &format!("{}: invalid timeout specification", value), 1),
             },
             'u' => match value.parse::<u32>() {
                 Ok(n) => fd = n,
                 Err(_) => return fail(shell, "read", &format!("{}: invalid file descriptor specification", value), 1),
             },
-            other => return fail(shell, "read", &format!("-{}: invalid option", other), 2),
+            other => return usage(shell, "read", Some(&format!("-{}: invalid option", other))),
         }
     }
     let names: Vec<String> = args[first..].to_vec();
-    for name in names.iter().chain(array.iter()) {
-        if !shell_parser::is_name(name) {
-            return fail(shell, "read", &format!("`{}': not a valid identifier", name), 1);
-        }
+    // The array's name is checked first; the others as they are assigned (bash sets the
+    // valid names before a bad one).
+    if let Some(name) = array.iter().find(|name| !shell_parser::is_name(name)) {
+        return fail(shell, "read", &format!("`{}': not a valid identifier", name), 1);
     }
     let target = match shell.fds.get(fd) {
         Some(target) => target.clone(),
@@ -58,32 +58,50 @@ pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
     };
     if let Some(prompt) = prompt {
         let interactive = match &target {
-            crate::io::Target::Real(real) => shell.host.is_tty(*real),
+            crate::io::Target::Real(real) => shell.sys.is_tty(*real),
             _ => false,
         };
         if interactive {
             shell.write_err(&prompt);
         }
     }
+    if let (Some(seconds), crate::io::Target::Memory(memory)) = (timeout, &target) {
+        if seconds == 0.0 {
+            // `read -t 0` only says whether input is there.
+            let memory = memory.borrow();
+            return done(shell, if memory.pos < memory.data.len() { 0 } else { 1 });
+        }
+    }
     if let (Some(seconds), crate::io::Target::Real(real)) = (timeout, &target) {
         let ms = (seconds * 1000.0) as u64;
-        match shell.host.wait_readable(*real, ms) {
+        match shell.sys.wait_readable(*real, ms) {
             Ok(true) => {
                 if seconds == 0.0 {
                     return done(shell, 0);
                 }
             }
             Ok(false) => return done(shell, if seconds == 0.0 { 1 } else { 142 }),
+            // Where the kernel cannot tell (the sandbox), `-t 0` says input is there, as
+            // select() says for a file or EOF; a longer timeout just reads.
+            Err(_) if seconds == 0.0 => return done(shell, 0),
             Err(_) => {}
         }
     }
     if limit == Some(0) {
-        return done(shell, 0);
+        // Nothing is read, and the names are set to nothing.
+        let result = match &array {
+            Some(array) => shell.set_array_list(array, Vec::new()),
+            None => assign_fields(shell, &names, vec![String::new(); names.len().max(1)]),
+        };
+        return match result {
+            Err(error) => read_error(shell, error),
+            Ok(()) => done(shell, 0),
+        };
     }
     if exact {
         delimiter = None;
     }
-    let mut reader = InputReader::new(shell.host.as_mut(), target);
+    let mut reader = InputReader::new(shell.sys.as_mut(), target);
     let mut chars: Vec<(char, bool)> = Vec::new();
     let mut pending: Vec<u8> = Vec::new();
     let mut found_delimiter = false;
@@ -94,7 +112,7 @@ pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
             found_delimiter = true;
             break;
         }
-        let byte = match reader.next(shell.host.as_mut()) {
+        let byte = match reader.next(shell.sys.as_mut()) {
             Ok(Some(byte)) => byte,
             Ok(None) => break,
             Err(e) => {
@@ -133,7 +151,7 @@ pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
             chars.push((c, escaped_next));
         }
     }
-    reader.finish(shell.host.as_mut());
+    reader.finish(shell.sys.as_mut());
     if let Some(error) = error {
         return fail(shell, "read", &format!("read error: {}: {}", fd, error), 1);
     }
@@ -142,31 +160,43 @@ pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
     let result = if let Some(array) = array {
         let fields = split_fields(&chars, &ifs, usize::MAX);
         shell.set_array_list(&array, fields)
-    } else if names.is_empty() {
+    } else if exact || names.is_empty() {
         let line: String = chars.iter().map(|(c, _)| *c).collect();
-        shell.assign_scalar("REPLY", line, false)
-    } else if exact {
-        let line: String = chars.iter().map(|(c, _)| *c).collect();
-        let mut result = shell.assign_scalar(&names[0], line, false);
-        for name in &names[1..] {
-            result = result.and(shell.assign_scalar(name, String::new(), false));
-        }
-        result
+        assign_fields(shell, &names, vec![line])
     } else {
         let mut fields = split_fields(&chars, &ifs, names.len());
         fields.resize(names.len(), String::new());
-        let mut result = Ok(());
-        for (name, value) in names.iter().zip(fields) {
-            if let Err(error) = shell.assign_scalar(name, value, false) {
-                result = Err(error);
-            }
-        }
-        result
+        assign_fields(shell, &names, fields)
     };
-    if let Err(error) = result {
-        return fail(shell, "read", &error.message(), 1);
+    match result {
+        Err(error) => read_error(shell, error),
+        Ok(()) => done(shell, status),
     }
-    done(shell, status)
+}
+
+/// Assigns `values` to `names` in order (REPLY when there are none; names without a value
+/// get nothing), stopping at the first that fails.
+fn assign_fields(shell: &mut Shell, names: &[String], values: Vec<String>) -> Result<(), crate::vars::AssignError> {
+    if names.is_empty() {
+        return shell.assign_scalar("REPLY", values.into_iter().next().unwrap_or_default(), false);
+    }
+    let mut values = values.into_iter();
+    for name in names {
+        if !shell_parser::is_name(name) {
+            return Err(crate::vars::AssignError::Other(format!("`{}': not a valid identifier", name)));
+        }
+        shell.assign_scalar(name, values.next().unwrap_or_default(), false)?;
+    }
+    Ok(())
+}
+
+fn read_error(shell: &mut Shell, error: crate::vars::AssignError) -> Flow {
+    // bash names only the variable for a readonly one.
+    if let crate::vars::AssignError::Readonly(_) = error {
+        shell.report(&error.message());
+        return done(shell, 1);
+    }
+    fail(shell, "read", &error.message(), 1)
 }
 
 /// Splits read's input into at most `count` fields; the last one keeps the rest of the
@@ -210,6 +240,22 @@ fn split_fields(chars: &[(char, bool)], ifs: &str, count: usize) -> Vec<String> 
         }
     }
     fields
+}
+
+/// A `-t` timeout as bash's `uconvert` reads it: seconds with an optional fraction. A minus
+/// sign is an error only when the whole-seconds part is not zero (bash reads `-0.5` as
+/// half a second).
+fn timeout_seconds(text: &str) -> Option<f64> {
+    let magnitude = text.strip_prefix('-').unwrap_or(text);
+    let (whole, fraction) = magnitude.split_once('.').unwrap_or((magnitude, ""));
+    if !whole.bytes().all(|c| c.is_ascii_digit()) || !fraction.bytes().all(|c| c.is_ascii_digit()) || whole.len() + fraction.len() == 0 {
+        return None;
+    }
+    let seconds: f64 = format!("{}.{}", if whole.is_empty() { "0" } else { whole }, fraction).parse().ok()?;
+    if text.starts_with('-') && seconds >= 1.0 {
+        return None;
+    }
+    Some(seconds)
 }
 
 #[cfg(test)]

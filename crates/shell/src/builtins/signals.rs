@@ -137,7 +137,7 @@ pub fn kill(shell: &mut Shell, args: &[String]) -> Flow {
                 }
             }
         };
-        let own = shell.host.getpid() as i32;
+        let own = shell.sys.getpid() as i32;
         if pid == own || (shell.subshell_level == 0 && pid == shell.shell_pid as i32) {
             flow = shell.deliver_own_signal(signal);
             continue;
@@ -145,7 +145,7 @@ pub fn kill(shell: &mut Shell, args: &[String]) -> Flow {
         // Background jobs run in their own process group: signal the group so that
         // programs the job started get it too.
         let pid = if pid > 0 && shell.jobs.by_pid(pid as u32).is_some() { -pid } else { pid };
-        if let Err(error) = shell.host.kill(pid, signal) {
+        if let Err(error) = shell.sys.kill(pid, signal) {
             let shown = if pid < -1 { (-pid).to_string() } else { pid.to_string() };
             shell.report(&format!("kill: ({}) - {}", shown, error));
             status = 1;

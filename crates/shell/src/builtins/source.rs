@@ -2,7 +2,7 @@
 
 use super::fail;
 use crate::exec::Flow;
-use crate::host::FileKind;
+use crate::sys::FileKind;
 use crate::options::Shopt;
 use crate::shell::Shell;
 
@@ -45,7 +45,7 @@ fn find_in_path(shell: &mut Shell, file: &str) -> Option<String> {
     for dir in path.split(':') {
         let dir = if dir.is_empty() { "." } else { dir };
         let candidate = format!("{}/{}", dir.trim_end_matches('/'), file);
-        if shell.host.stat(&candidate, true).map_or(false, |s| s.kind == FileKind::File) {
+        if shell.sys.stat(&candidate, true).map_or(false, |s| s.kind == FileKind::File) {
             return Some(candidate);
         }
     }

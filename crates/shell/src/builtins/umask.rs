@@ -20,7 +20,7 @@ pub fn umask(shell: &mut Shell, args: &[String]) -> Flow {
         }
         index += 1;
     }
-    let current = shell.host.umask(None);
+    let current = shell.sys.umask(None);
     let mode = match args.get(index) {
         None => {
             let text = if symbolic {
@@ -44,7 +44,7 @@ pub fn umask(shell: &mut Shell, args: &[String]) -> Flow {
             None => return fail(shell, "umask", &format!("`{}': invalid symbolic mode operator", mode), 1),
         }
     };
-    shell.host.umask(Some(new));
+    shell.sys.umask(Some(new));
     done(shell, 0)
 }
 

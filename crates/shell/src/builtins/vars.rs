@@ -29,9 +29,11 @@ pub fn let_(shell: &mut Shell, args: &[String]) -> Flow {
 }
 
 pub fn shift(shell: &mut Shell, args: &[String]) -> Flow {
-    let count = match args.get(1) {
+    let args = super::after_dashes(args);
+    let count = match args.first() {
         None => 1,
-        Some(text) => match text.parse::<i64>() {
+        Some(text) => match text.trim().parse::<i64>() {
+            Ok(_) if args.len() > 1 => return super::too_many_arguments(shell, "shift"),
             Ok(n) if n >= 0 => n as usize,
             Ok(_) => return fail(shell, "shift", &format!("{}: shift count out of range", text), 1),
             Err(_) => return fail(shell, "shift", &format!("{}: numeric argument required", text), 1),

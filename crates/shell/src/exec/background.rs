@@ -15,7 +15,7 @@ impl Shell {
         let text = shell_parser::printer::and_or_to_string(and_or);
         // Without job control, a background job's input is /dev/null unless redirected.
         let mut saved = SavedFds::default();
-        let devnull = self.host.open("/dev/null", crate::host::OpenFlags::read_only(), 0).ok();
+        let devnull = self.sys.open("/dev/null", crate::sys::OpenFlags::read_only(), 0).ok();
         if let Some(fd) = devnull {
             self.fds.set_saving(0, Some(Target::Real(fd)), &mut saved);
         }
@@ -24,7 +24,7 @@ impl Shell {
             None => Task::List(Rc::new(List { items: vec![ListItem { and_or: and_or.clone(), background: false }] })),
         };
         let spawned = self.spawn_child(&task, true);
-        self.fds.restore(self.host.as_mut(), saved);
+        self.fds.restore(self.sys.as_mut(), saved);
         match spawned {
             Ok(pid) => {
                 self.last_bg_pid = Some(pid);

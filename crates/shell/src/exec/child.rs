@@ -9,7 +9,7 @@ use shell_parser::ast::{Command, List};
 use shell_parser::codec::{from_bytes, to_bytes, Codec, DecodeError, Reader, Writer};
 
 use super::Flow;
-use crate::host::{Errno, Host, Program, SpawnRequest};
+use crate::sys::{Errno, Sys, Program, SpawnRequest};
 use crate::io::FdTable;
 use crate::options::{Opt, Shopt};
 use crate::shell::{Mode, Shell};
@@ -112,7 +112,7 @@ impl Shell {
             blob: to_bytes(&blob),
             new_group: background,
         };
-        self.host.spawn(&request)
+        self.sys.spawn(&request)
     }
 
     /// Runs a subshell body in a child process and waits for it.
@@ -133,13 +133,13 @@ impl Shell {
 }
 
 /// The main program of a child shell: restore, run, exit with the status.
-pub fn run_child(host: Box<dyn Host>) -> i32 {
-    let mut host = host;
-    let bytes = host.blob();
+pub fn run_child(sys: Box<dyn Sys>) -> i32 {
+    let mut sys = sys;
+    let bytes = sys.blob();
     let blob: Blob = match from_bytes(&bytes) {
         Ok(blob) => blob,
         Err(_) => {
-            let _ = host.write(2, b"bash: cannot read the state passed to this child shell\n");
+            let _ = sys.write(2, b"bash: cannot read the state passed to this child shell\n");
             return 2;
         }
     };
@@ -151,18 +151,25 @@ pub fn run_child(host: Box<dyn Host>) -> i32 {
             .filter(|(_, _, var)| var.has(crate::vars::attr::EXPORT))
             .filter_map(|(name, _, var)| var.value.as_scalar().map(|v| format!("{}={}", name, v)))
             .collect();
-        let mut shell = Shell::new(host, Mode::Script);
+        let mut shell = Shell::new(sys, Mode::Script);
+        shell.limits = crate::shell::Limits { call_depth: blob.state.limits.0, substitution_depth: blob.state.limits.1 };
         shell.init_variables(&environment);
         return crate::cli::run_script_file(&mut shell, path, args.clone());
     }
-    let mut shell = Shell::new(host, Mode::Child);
+    let mut shell = Shell::new(sys, Mode::Child);
     let open_fds = blob.state.open_fds.clone();
     shell.restore(blob.state);
     shell.fds = FdTable::identity(&open_fds);
     shell.subshell_level += 1;
-    let seed = shell.host.random_u32();
+    let seed = shell.sys.random_u32();
     shell.random.reseed(seed);
     shell.traps.reset_for_subshell();
+    // `( )` and a compound pipeline stage are outside any loop (`break` there says so);
+    // `$( )` and a simple command in a pipeline keep the loops around them, as in bash.
+    let compound = matches!(&blob.task, Task::Command(Command::Compound(..)));
+    if compound || (blob.kind == ChildKind::Subshell && matches!(&blob.task, Task::List(_))) {
+        shell.loop_depth = 0;
+    }
     if blob.kind == ChildKind::Substitution && !shell.options.shopt(Shopt::InheritErrexit) {
         shell.options.set[Opt::Errexit as usize] = false;
     }

@@ -108,9 +108,20 @@ impl Shell {
         }
     }
 
+    /// `for 1x in ...`: bash reports it when the loop runs, with status 1.
+    #[inline(never)]
+    fn bad_loop_variable(&mut self, var: &str) -> Flow {
+        self.report(&format!("`{}': not a valid identifier", var));
+        self.status = 1;
+        Flow::Normal
+    }
+
     #[inline(never)]
     fn exec_for(&mut self, command: &ForCommand) -> Flow {
         self.lineno = command.line;
+        if !shell_parser::is_name(&command.var) {
+            return self.bad_loop_variable(&command.var);
+        }
         let items = match &command.words {
             Some(words) => match self.expand_words(words) {
                 Ok(items) => items,
@@ -310,6 +321,9 @@ impl Shell {
 
     #[inline(never)]
     fn exec_select(&mut self, command: &ForCommand) -> Flow {
+        if !shell_parser::is_name(&command.var) {
+            return self.bad_loop_variable(&command.var);
+        }
         let items = match &command.words {
             Some(words) => match self.expand_words(words) {
                 Ok(items) => items,

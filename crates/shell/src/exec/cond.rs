@@ -3,7 +3,7 @@
 use shell_parser::ast::{CondExpr, Word, WordPart};
 
 use super::Flow;
-use crate::host::{Access, FileKind};
+use crate::sys::{Access, FileKind};
 use crate::options::Shopt;
 use crate::pattern::Pattern;
 use crate::regex::Regex;
@@ -30,6 +30,14 @@ impl Shell {
                 let left = self.expand_string(left)?;
                 let right = self.expand_string(right)?;
                 self.trace_cond(&format!("{} {} {}", left, op, right));
+                if let Some(compare) = numeric_comparison(op) {
+                    // Operands are arithmetic; one that fails to evaluate makes the test
+                    // false after bash's `[[: ...` message (fatal only under `set -u`).
+                    return match (self.cond_number(&left)?, self.cond_number(&right)?) {
+                        (Some(a), Some(b)) => Ok(compare(a, b)),
+                        _ => Ok(false),
+                    };
+                }
                 self.binary_test(&left, op, &right, Numbers::Arithmetic).map_err(|message| self.cond_failure(&message))
             }
             CondExpr::Pattern { subject, pattern, negated } => {
@@ -82,6 +90,18 @@ impl Shell {
         }
     }
 
+    /// An arithmetic operand of `[[ ]]`: None after reporting a non-fatal error.
+    fn cond_number(&mut self, text: &str) -> Result<Option<i64>, Flow> {
+        match self.eval_arith_checked(text) {
+            Ok(n) => Ok(Some(n)),
+            Err(failure) if failure.fatal => Err(self.arith_error(&failure, text)),
+            Err(failure) => {
+                self.report(&format!("[[: {}", failure.message));
+                Ok(None)
+            }
+        }
+    }
+
     fn cond_failure(&mut self, message: &str) -> Flow {
         self.report(message);
         self.status = 2;
@@ -104,7 +124,7 @@ impl Shell {
 
     /// `-f file`, `-z string`, ...: `Err` carries a message for a bad operator.
     pub(crate) fn unary_test(&mut self, op: &str, arg: &str) -> Result<bool, String> {
-        let stat = |shell: &mut Shell, follow: bool| shell.host.stat(arg, follow).ok();
+        let stat = |shell: &mut Shell, follow: bool| shell.sys.stat(arg, follow).ok();
         Ok(match op {
             "-z" => arg.is_empty(),
             "-n" => !arg.is_empty(),
@@ -120,14 +140,14 @@ impl Shell {
             "-g" => stat(self, true).map_or(false, |s| s.perm & 0o2000 != 0),
             "-u" => stat(self, true).map_or(false, |s| s.perm & 0o4000 != 0),
             "-k" => stat(self, true).map_or(false, |s| s.perm & 0o1000 != 0),
-            "-r" => stat(self, true).is_some() && self.host.access(arg, Access::Read),
-            "-w" => stat(self, true).is_some() && self.host.access(arg, Access::Write),
-            "-x" => stat(self, true).is_some() && self.host.access(arg, Access::Execute),
+            "-r" => stat(self, true).is_some() && self.sys.access(arg, Access::Read),
+            "-w" => stat(self, true).is_some() && self.sys.access(arg, Access::Write),
+            "-x" => stat(self, true).is_some() && self.sys.access(arg, Access::Execute),
             "-O" | "-G" => stat(self, true).is_some(),
             "-N" => stat(self, true).is_some(),
             "-t" => match arg.trim().parse::<u32>() {
                 Ok(fd) => match self.fds.get(fd).cloned() {
-                    Some(crate::io::Target::Real(real)) => self.host.is_tty(real),
+                    Some(crate::io::Target::Real(real)) => self.sys.is_tty(real),
                     _ => false,
                 },
                 Err(_) => false,
@@ -145,7 +165,8 @@ impl Shell {
             if text.ends_with(']') {
                 let name = &text[..open];
                 let inner = &text[open + 1..text.len() - 1];
-                if inner == "@" || inner == "*" {
+                // (For an associative array bash looks up `@` and `*` as keys.)
+                if (inner == "@" || inner == "*") && !self.is_assoc(name) {
                     return self.get_value(name).map_or(false, |v| !v.is_empty());
                 }
                 let key = if self.is_assoc(name) {
@@ -183,18 +204,11 @@ impl Shell {
             "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge" => {
                 let a = number(self, left)?;
                 let b = number(self, right)?;
-                match op {
-                    "-eq" => a == b,
-                    "-ne" => a != b,
-                    "-lt" => a < b,
-                    "-le" => a <= b,
-                    "-gt" => a > b,
-                    _ => a >= b,
-                }
+                numeric_comparison(op).map_or(false, |compare| compare(a, b))
             }
             "-nt" | "-ot" => {
-                let a = self.host.stat(left, true).ok().map(|s| s.mtime_ns);
-                let b = self.host.stat(right, true).ok().map(|s| s.mtime_ns);
+                let a = self.sys.stat(left, true).ok().map(|s| s.mtime_ns);
+                let b = self.sys.stat(right, true).ok().map(|s| s.mtime_ns);
                 match (a, b) {
                     (Some(a), Some(b)) => {
                         if op == "-nt" {
@@ -208,11 +222,24 @@ impl Shell {
                     (None, None) => false,
                 }
             }
-            "-ef" => match (self.host.stat(left, true), self.host.stat(right, true)) {
+            "-ef" => match (self.sys.stat(left, true), self.sys.stat(right, true)) {
                 (Ok(a), Ok(b)) => a.dev == b.dev && a.ino == b.ino,
                 _ => false,
             },
             _ => return Err(format!("{}: binary operator expected", op)),
         })
     }
+}
+
+/// `-eq -ne -lt -le -gt -ge` as a comparison of two numbers.
+fn numeric_comparison(op: &str) -> Option<fn(i64, i64) -> bool> {
+    Some(match op {
+        "-eq" => |a, b| a == b,
+        "-ne" => |a, b| a != b,
+        "-lt" => |a, b| a < b,
+        "-le" => |a, b| a <= b,
+        "-gt" => |a, b| a > b,
+        "-ge" => |a, b| a >= b,
+        _ => return None,
+    })
 }

@@ -6,7 +6,7 @@ use shell_parser::ast::FunctionDef;
 
 use super::Flow;
 use crate::builtins::{self, BuiltinFn};
-use crate::host::{Access, Errno, FileKind, Program, SpawnRequest};
+use crate::sys::{Access, Errno, FileKind, Program, SpawnRequest};
 use crate::io::{FdTable, Target, PIPE_CAPACITY};
 use crate::shell::Shell;
 
@@ -49,7 +49,7 @@ impl Shell {
     /// forgotten, and searched again).
     pub fn hashed_program(&mut self, name: &str) -> Option<String> {
         let path = self.hash.lookup(name)?;
-        if self.host.stat(&path, true).map_or(false, |s| s.kind != FileKind::Dir) {
+        if self.sys.stat(&path, true).map_or(false, |s| s.kind != FileKind::Dir) {
             return Some(path);
         }
         self.hash.remove(name);
@@ -75,9 +75,9 @@ impl Shell {
         for dir in search.split(':') {
             let dir = if dir.is_empty() { "." } else { dir };
             let candidate = if dir.ends_with('/') { format!("{}{}", dir, name) } else { format!("{}/{}", dir, name) };
-            match self.host.stat(&candidate, true) {
+            match self.sys.stat(&candidate, true) {
                 Ok(stat) if stat.kind != FileKind::Dir => {
-                    if self.host.access(&candidate, Access::Execute) {
+                    if self.sys.access(&candidate, Access::Execute) {
                         if use_hash && self.options.get(crate::options::Opt::Hashall) {
                             // Found by running it: bash counts that as the first hit.
                             self.hash.insert(name, &candidate, 1);
@@ -127,11 +127,11 @@ impl Shell {
             blob: Vec::new(),
             new_group: background,
         };
-        match self.host.spawn(&request) {
+        match self.sys.spawn(&request) {
             Ok(pid) => Ok(pid),
             Err(Errno::NOEXEC) => self.spawn_script(path, argv, background),
             Err(error) => {
-                let is_dir = self.host.stat(path, true).map_or(false, |s| s.kind == FileKind::Dir);
+                let is_dir = self.sys.stat(path, true).map_or(false, |s| s.kind == FileKind::Dir);
                 let (message, status) = match error {
                     Errno::NOENT if !path.contains('/') => ("command not found".to_string(), 127),
                     Errno::NOENT => (Errno::NOENT.message().to_string(), 127),
@@ -190,28 +190,28 @@ impl Shell {
     /// data would not fit in a pipe's buffer.
     pub(crate) fn materialize(&mut self, data: &[u8]) -> Result<u32, Errno> {
         if data.len() <= PIPE_CAPACITY {
-            let (read, write) = self.host.pipe()?;
-            let result = crate::io::write_target(self.host.as_mut(), &FdTable::adopt(write), data);
-            self.host.close(write);
+            let (read, write) = self.sys.pipe()?;
+            let result = crate::io::write_target(self.sys.as_mut(), &FdTable::adopt(write), data);
+            self.sys.close(write);
             result?;
             return Ok(read);
         }
         let tmp = self.get_scalar("TMPDIR").filter(|t| !t.is_empty()).unwrap_or_else(|| "/tmp".to_string());
-        let path = format!("{}/.sh-heredoc-{}-{}", tmp, self.host.getpid(), self.next_temp());
-        let flags = crate::host::OpenFlags { write: true, create: true, truncate: true, exclusive: true, ..Default::default() };
-        let fd = self.host.open(&path, flags, 0o600)?;
-        let result = crate::io::write_target(self.host.as_mut(), &FdTable::adopt(fd), data);
-        self.host.close(fd);
+        let path = format!("{}/.sh-heredoc-{}-{}", tmp, self.sys.getpid(), self.next_temp());
+        let flags = crate::sys::OpenFlags { write: true, create: true, truncate: true, exclusive: true, ..Default::default() };
+        let fd = self.sys.open(&path, flags, 0o600)?;
+        let result = crate::io::write_target(self.sys.as_mut(), &FdTable::adopt(fd), data);
+        self.sys.close(fd);
         result?;
-        let read = self.host.open(&path, crate::host::OpenFlags::read_only(), 0);
-        let _ = self.host.unlink(&path);
+        let read = self.sys.open(&path, crate::sys::OpenFlags::read_only(), 0);
+        let _ = self.sys.unlink(&path);
         read
     }
 
     /// Waits for one child; its status as the shell reports it (128+N for signal N).
     pub(crate) fn wait_pid(&mut self, pid: u32) -> i32 {
         loop {
-            match self.host.wait(pid as i32, false) {
+            match self.sys.wait(pid as i32, false) {
                 Ok(Some(exited)) => return exited.status,
                 Ok(None) => continue,
                 Err(Errno::INTR) => continue,

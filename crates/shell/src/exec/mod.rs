@@ -27,7 +27,7 @@ pub(crate) use pipeline::inline_safe;
 
 use shell_parser::ast::{AndOr, AndOrOp, Command, CompoundCommand, List, Pipeline};
 
-use crate::host::Poll;
+use crate::sys::Poll;
 use crate::options::Opt;
 use crate::shell::Shell;
 
@@ -199,11 +199,16 @@ impl Shell {
                     Ok(saved) => saved,
                     Err(flow) => {
                         self.close_procsubs_from(procsub_mark);
+                        // A group or loop whose redirection fails ran nothing that could
+                        // trip `set -e`: the failed redirection does.
+                        if flow == Flow::Normal && is_grouping(command) && self.errexit_suppressed == 0 {
+                            return self.command_failed();
+                        }
                         return flow;
                     }
                 };
                 let flow = self.exec_compound(compound);
-                self.fds.restore(self.host.as_mut(), saved);
+                self.fds.restore(self.sys.as_mut(), saved);
                 self.close_procsubs_from(procsub_mark);
                 flow
             }
@@ -214,7 +219,7 @@ impl Shell {
         }
     }
 
-    /// Counts a statement; every [`POLL_INTERVAL`] asks the session host whether the run
+    /// Counts a statement; every [`POLL_INTERVAL`] asks the kernel's session whether the run
     /// should stop (deadline, cancellation).
     #[inline]
     pub(crate) fn tick(&mut self) -> Flow {
@@ -226,14 +231,14 @@ impl Shell {
         self.check_poll()
     }
 
-    /// Asks the host whether the run should stop; ends it with 124 or 130 if so.
+    /// Asks the kernel whether the run should stop; ends it with 124 or 130 if so.
     #[inline(never)]
     pub(crate) fn check_poll(&mut self) -> Flow {
         if let Some(status) = self.cancelled {
             self.status = status;
             return Flow::Exit;
         }
-        match self.host.poll() {
+        match self.sys.poll() {
             Poll::Continue => Flow::Normal,
             Poll::TimedOut => {
                 self.cancelled = Some(124);

@@ -7,7 +7,7 @@ use shell_parser::ast::{Command, ParamOp, Pipeline, SimpleCommand, Word, WordPar
 
 use super::child::Task;
 use super::{CommandKind, Flow};
-use crate::host::Fd;
+use crate::sys::Fd;
 use crate::io::{SavedFds, Target};
 use crate::options::{Opt, Shopt};
 use crate::shell::Shell;
@@ -43,12 +43,12 @@ impl Shell {
             let (next_input, output) = if last {
                 (None, None)
             } else {
-                match self.host.pipe() {
+                match self.sys.pipe() {
                     Ok((read, write)) => (Some(read), Some(write)),
                     Err(error) => {
                         self.report(&format!("pipe error: {}", error));
                         if let Some(fd) = input {
-                            self.host.close(fd);
+                            self.sys.close(fd);
                         }
                         self.status = 1;
                         return Flow::Normal;
@@ -78,7 +78,7 @@ impl Shell {
                 self.spawn_stage(command)
             };
             // The stage has its copies; ours close now so end-of-file reaches readers.
-            self.fds.restore(self.host.as_mut(), saved);
+            self.fds.restore(self.sys.as_mut(), saved);
             stages.push(stage);
             input = next_input;
         }
@@ -97,7 +97,7 @@ impl Shell {
             self.writing_to_pipe = false;
             self.subshell_level -= 1;
             self.last_arg = last_arg;
-            self.fds.restore(self.host.as_mut(), saved);
+            self.fds.restore(self.sys.as_mut(), saved);
             stages[0] = Stage::Done(if self.broken_pipe { 141 } else { self.status });
             self.broken_pipe = false;
         }

@@ -6,7 +6,7 @@ use super::{CommandKind, Flow};
 use crate::expand::{DeclArg, ExpandedCommand};
 use crate::options::Opt;
 use crate::shell::Shell;
-use crate::vars::{attr, Var};
+use crate::vars::{attr, Value, Var};
 
 /// A variable's value before a temporary assignment (`x=1 cmd`), to put back after.
 pub(crate) struct SavedVar {
@@ -63,7 +63,7 @@ impl Shell {
         }
         if !command.redirects.is_empty() {
             match self.apply_redirects(&command.redirects) {
-                Ok(saved) => self.fds.restore(self.host.as_mut(), saved),
+                Ok(saved) => self.fds.restore(self.sys.as_mut(), saved),
                 Err(flow) => return flow,
             }
         }
@@ -124,9 +124,9 @@ impl Shell {
             }
         };
         if is_exec {
-            self.fds.commit(self.host.as_mut(), redirected);
+            self.fds.commit(self.sys.as_mut(), redirected);
         } else {
-            self.fds.restore(self.host.as_mut(), redirected);
+            self.fds.restore(self.sys.as_mut(), redirected);
         }
         self.restore_vars(saved);
         match fields.last() {
@@ -151,8 +151,11 @@ impl Shell {
                 }
             }
             AssignValue::Array(elements) => {
-                let value = self.expand_array_literal(&assignment.name, elements)?;
-                self.assign_array(&assignment.name, value, assignment.append)
+                // `a+=(...)` builds on the array as it is: `[k]=v` replaces an element and
+                // `[k]+=v` extends it.
+                let base = if assignment.append { self.get_value(&assignment.name).unwrap_or(Value::Unset) } else { Value::Unset };
+                let value = self.expand_array_literal_onto(&assignment.name, elements, base)?;
+                self.assign_array(&assignment.name, value, false)
             }
         };
         match result {
@@ -176,6 +179,16 @@ impl Shell {
     fn temporary_assignment(&mut self, assignment: &Assignment) -> Result<SavedVar, Flow> {
         let name = assignment.name.clone();
         let previous = self.vars.get(&name).cloned();
+        if previous.as_ref().map_or(false, |v| v.has(attr::READONLY)) {
+            // bash reports it and runs the command anyway, unless `set -e` ends the shell.
+            self.report(&format!("{}: readonly variable", name));
+            // (bash exits here even inside a condition.)
+            if self.options.get(Opt::Errexit) {
+                self.status = 1;
+                return Err(Flow::Exit);
+            }
+            return Ok(SavedVar { name, previous });
+        }
         self.perform_assignment(assignment, true)?;
         Ok(SavedVar { name, previous })
     }
@@ -199,8 +212,7 @@ impl Shell {
         // their scalar assignments after it.
         self.trace_assignments(assignments);
         for arg in decl {
-            let values: Vec<String> = arg.value.values().iter().map(|v| crate::text::single_quote(v)).collect();
-            self.trace_line(&format!("{}=({})", arg.name, values.join(" ")));
+            self.trace_line(&format!("{}=({})", arg.name, traced_elements(&arg.value).join(" ")));
         }
         let declaration = matches!(fields[0].as_str(), "declare" | "typeset" | "local" | "export" | "readonly");
         let mut after = Vec::new();
@@ -276,5 +288,28 @@ impl Shell {
             let line = format!("{}{}\n", self.trace_prefix(), text);
             self.write_err(&line);
         }
+    }
+}
+
+/// The elements of a `declare` array argument as bash's `set -x` shows them: keys quoted
+/// for an associative array (`['k']='v'`), and for an indexed one only where an element
+/// does not follow the one before (`a=(['2']='x' 'y')`).
+fn traced_elements(value: &crate::vars::Value) -> Vec<String> {
+    use crate::text::single_quote;
+    match value {
+        crate::vars::Value::Assoc(map) => {
+            map.pairs_as_assigned().into_iter().map(|(k, v)| format!("[{}]={}", single_quote(k), single_quote(v))).collect()
+        }
+        crate::vars::Value::Indexed(map) => {
+            let mut next = 0;
+            map.iter()
+                .map(|(&k, v)| {
+                    let shown = if k == next { single_quote(v) } else { format!("[{}]={}", single_quote(&k.to_string()), single_quote(v)) };
+                    next = k.wrapping_add(1);
+                    shown
+                })
+                .collect()
+        }
+        other => other.values().iter().map(|v| single_quote(v)).collect(),
     }
 }

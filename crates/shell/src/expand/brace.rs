@@ -37,7 +37,31 @@ pub(super) fn expand(word: &Word) -> Vec<Word> {
             }
         }
     }
-    results.into_iter().map(|parts| Word { parts }).collect()
+    // Brace expansion comes before tilde expansion: `{~,~/x}` gives two tildes to expand.
+    let leading_brace = matches!(word.parts.first(), Some(WordPart::Brace(_)));
+    results
+        .into_iter()
+        .map(|parts| {
+            if leading_brace {
+                shell_parser::tilde_pass(Word { parts: joined_literals(parts) }, false)
+            } else {
+                Word { parts }
+            }
+        })
+        .collect()
+}
+
+/// Adjacent literal parts as one (a tilde prefix may span them: `{~root,~}/z`).
+fn joined_literals(parts: Vec<WordPart>) -> Vec<WordPart> {
+    let mut out: Vec<WordPart> = Vec::with_capacity(parts.len());
+    for part in parts {
+        if let (Some(WordPart::Literal(previous)), WordPart::Literal(text)) = (out.last_mut(), &part) {
+            previous.push_str(text);
+            continue;
+        }
+        out.push(part);
+    }
+    out
 }
 
 /// `{1..10..2}`, `{05..1}`, `{a..e}`: the generated strings.

@@ -3,7 +3,7 @@
 
 use super::fields::Field;
 use crate::exec::Flow;
-use crate::host::FileKind;
+use crate::sys::FileKind;
 use crate::options::Shopt;
 use crate::pattern::{has_glob_chars, unescape, Pattern};
 use crate::shell::Shell;
@@ -51,7 +51,7 @@ impl Shell {
                 let literal = unescape(component);
                 paths = paths.into_iter().map(|p| join(&p, &literal)).collect();
                 if last {
-                    paths.retain(|p| self.host.stat(p, false).is_ok());
+                    paths.retain(|p| self.sys.stat(p, false).is_ok());
                 }
                 continue;
             }
@@ -68,7 +68,7 @@ impl Shell {
             let mut next = Vec::new();
             for path in &paths {
                 let dir = if path.is_empty() { "." } else { path.as_str() };
-                let mut entries = match self.host.read_dir(dir) {
+                let mut entries = match self.sys.read_dir(dir) {
                     Ok(entries) => entries,
                     Err(_) => continue,
                 };
@@ -102,7 +102,7 @@ impl Shell {
 
     fn is_dir(&mut self, path: &str) -> bool {
         let path = if path.is_empty() { "." } else { path };
-        self.host.stat(path, true).map_or(false, |s| s.kind == FileKind::Dir)
+        self.sys.stat(path, true).map_or(false, |s| s.kind == FileKind::Dir)
     }
 
     /// `**`: the directory itself and everything below (directories only when more
@@ -117,7 +117,7 @@ impl Shell {
                 return;
             }
             let listing = if dir.is_empty() { "." } else { dir.as_str() };
-            let mut entries = match self.host.read_dir(listing) {
+            let mut entries = match self.sys.read_dir(listing) {
                 Ok(entries) => entries,
                 Err(_) => continue,
             };
@@ -127,7 +127,7 @@ impl Shell {
                     continue;
                 }
                 let path = join(&dir, &name);
-                let is_dir = self.host.stat(&path, false).map_or(false, |s| s.kind == FileKind::Dir);
+                let is_dir = self.sys.stat(&path, false).map_or(false, |s| s.kind == FileKind::Dir);
                 if is_dir {
                     stack.push(path.clone());
                     out.push(if last { path } else { path });

@@ -63,13 +63,15 @@ impl Shell {
             if let [WordPart::Assign(assignment)] = word.parts.as_slice() {
                 match &assignment.value {
                     AssignValue::Scalar(value) => {
-                        let value = self.expand_assignment_value(value)?;
                         let op = if assignment.append { "+=" } else { "=" };
                         let subscript = match &assignment.subscript {
                             Some(sub) => format!("[{}]", self.expand_string(sub)?),
                             None => String::new(),
                         };
-                        fields.push(format!("{}{}{}{}", assignment.name, subscript, op, value));
+                        for value in brace::expand(value) {
+                            let value = self.expand_assignment_value(&value)?;
+                            fields.push(format!("{}{}{}{}", assignment.name, subscript, op, value));
+                        }
                     }
                     AssignValue::Array(elements) => {
                         let value = self.expand_array_literal_as(&assignment.name, elements, assoc)?;
@@ -259,20 +261,30 @@ impl Shell {
     }
 
     /// `(a b [k]=v)` to an array value (associative if `name` is one).
-    pub(crate) fn expand_array_literal(&mut self, name: &str, elements: &[ArrayElement]) -> Result<Value, Flow> {
-        self.expand_array_literal_as(name, elements, false)
+    pub(crate) fn expand_array_literal_onto(&mut self, name: &str, elements: &[ArrayElement], base: Value) -> Result<Value, Flow> {
+        self.expand_array_literal_base(name, elements, false, base)
     }
 
     fn expand_array_literal_as(&mut self, name: &str, elements: &[ArrayElement], assoc: bool) -> Result<Value, Flow> {
+        self.expand_array_literal_base(name, elements, assoc, Value::Unset)
+    }
+
+    /// The array `elements` make, starting from `base` (what `+=` extends).
+    fn expand_array_literal_base(&mut self, name: &str, elements: &[ArrayElement], assoc: bool, base: Value) -> Result<Value, Flow> {
+        let integer = self.vars.get(name).map_or(false, |v| v.has(crate::vars::attr::INTEGER));
         if assoc || self.is_assoc(name) {
-            let mut assoc = Assoc::new();
+            let mut assoc = match base {
+                Value::Assoc(existing) => existing,
+                _ => Assoc::new(),
+            };
             let mut pending_key: Option<String> = None;
             for element in elements {
                 match element {
                     ArrayElement::Keyed { key, value, append } => {
                         let key = self.expand_string(key)?;
-                        let value = self.expand_string(value)?;
-                        let value = if *append { format!("{}{}", assoc.get(&key).unwrap_or(""), value) } else { value };
+                        // bash leaves `~` in `[key]=value` of an associative array as it is.
+                        let value = self.expand_string(&without_tildes(value))?;
+                        let value = if *append { appended(assoc.get(&key).unwrap_or(""), value, integer) } else { value };
                         assoc.insert(key, value);
                     }
                     ArrayElement::Plain(word) => {
@@ -291,8 +303,12 @@ impl Shell {
             }
             return Ok(Value::Assoc(assoc));
         }
-        let mut map = std::collections::BTreeMap::new();
-        let mut next: i64 = 0;
+        let mut map = match base {
+            Value::Indexed(existing) => existing,
+            Value::Scalar(s) => std::iter::once((0, s)).collect(),
+            _ => std::collections::BTreeMap::new(),
+        };
+        let mut next: i64 = map.keys().next_back().map_or(0, |k| k + 1);
         for element in elements {
             match element {
                 ArrayElement::Keyed { key, value, append } => {
@@ -306,7 +322,7 @@ impl Shell {
                         }
                     };
                     let value = self.expand_string(value)?;
-                    let value = if *append { format!("{}{}", map.get(&index).map_or("", |v: &String| v.as_str()), value) } else { value };
+                    let value = if *append { appended(map.get(&index).map_or("", |v: &String| v.as_str()), value, integer) } else { value };
                     map.insert(index, value);
                     next = index + 1;
                 }
@@ -331,4 +347,29 @@ fn push_result(text: &str, quoted: bool, ctx: Ctx, out: &mut Fields) {
     } else {
         out.push_expanded(text);
     }
+}
+
+/// `[k]+=value`: appended text, or for an integer array a sum its evaluation computes.
+fn appended(old: &str, value: String, integer: bool) -> String {
+    if integer {
+        format!("{}+({})", if old.is_empty() { "0" } else { old }, value)
+    } else {
+        format!("{}{}", old, value)
+    }
+}
+
+/// `word` with its tilde prefixes as the text they were written as.
+fn without_tildes(word: &Word) -> std::borrow::Cow<'_, Word> {
+    if !word.parts.iter().any(|p| matches!(p, WordPart::Tilde(_))) {
+        return std::borrow::Cow::Borrowed(word);
+    }
+    let parts = word
+        .parts
+        .iter()
+        .map(|p| match p {
+            WordPart::Tilde(prefix) => WordPart::Literal(format!("~{}", prefix)),
+            other => other.clone(),
+        })
+        .collect();
+    std::borrow::Cow::Owned(Word { parts })
 }

@@ -149,10 +149,19 @@ impl Shell {
 
     pub(crate) fn lookup_param(&mut self, param: &Param) -> Result<ParamValue, Flow> {
         Ok(match param {
-            Param::Var { name, index: None } => match self.get_scalar(name) {
-                Some(value) => ParamValue::Str(value),
-                None => ParamValue::Unset,
-            },
+            Param::Var { name, index: None } => {
+                if let Some(target) = self.nameref_element(name) {
+                    // `declare -n r='a[1]'`: r reads the element.
+                    return match parse_param_reference(&target) {
+                        Some(param) if matches!(param, Param::Var { index: Some(_), .. }) => self.lookup_param(&param),
+                        _ => Ok(ParamValue::Unset),
+                    };
+                }
+                match self.get_scalar(name) {
+                    Some(value) => ParamValue::Str(value),
+                    None => ParamValue::Unset,
+                }
+            }
             Param::Var { name, index: Some(Subscript::At) } | Param::Var { name, index: Some(Subscript::Star) } => {
                 let star = matches!(param, Param::Var { index: Some(Subscript::Star), .. });
                 match self.get_value(name) {
@@ -203,7 +212,10 @@ impl Shell {
         let name = param_name(&expansion.param);
         let check_unset = |shell: &mut Shell, value: &ParamValue| -> Result<(), Flow> {
             if *value == ParamValue::Unset && shell.options.get(Opt::Nounset) && !matches!(expansion.param, Param::Special('@' | '*')) {
-                shell.report(&format!("{}: unbound variable", display_name(&expansion.param)));
+                // Bash names an unbraced positional or `$!` with its dollar (`$1: unbound
+                // variable`), every other parameter without (`x`, `10`, `a[0]`).
+                let dollar = if expansion.short && !matches!(expansion.param, Param::Var { .. }) { "$" } else { "" };
+                shell.report(&format!("{}{}: unbound variable", dollar, display_name(&expansion.param)));
                 shell.status = shell.fatal_status();
                 return Err(Flow::Exit);
             }
@@ -416,6 +428,27 @@ impl Shell {
                 Ok(ParamValue::Str(chars[start as usize..end as usize].iter().collect()))
             }
             ParamValue::List(items, star) => {
+                // An indexed array's offset is an index: `${a[@]:2}` starts at the first
+                // element whose index is 2 or more (sparse arrays skip the holes).
+                if let Param::Var { name, index: Some(Subscript::At | Subscript::Star) } = param {
+                    if let Some(Value::Indexed(map)) = self.vars.get(name).map(|v| &v.value) {
+                        let first = if offset < 0 { map.keys().next_back().map_or(0, |k| k + 1) + offset } else { offset };
+                        if first < 0 {
+                            return Ok(ParamValue::List(Vec::new(), star));
+                        }
+                        let from: Vec<String> = map.range(first..).map(|(_, v)| v.clone()).collect();
+                        let count = match length {
+                            None => from.len(),
+                            Some(l) if l < 0 => {
+                                self.report(&format!("{}: substring expression < 0", l));
+                                self.status = 1;
+                                return Err(Flow::Abort);
+                            }
+                            Some(l) => (l as usize).min(from.len()),
+                        };
+                        return Ok(ParamValue::List(from[..count].to_vec(), star));
+                    }
+                }
                 // For `$@`, offset 0 is `$0`.
                 let mut items = items;
                 if matches!(param, Param::Special('@' | '*')) {
@@ -447,7 +480,7 @@ impl Shell {
         let name = param_name(param);
         match op {
             'Q' => base.map(|s| if crate::text::needs_ansi_c(&s) { crate::text::ansi_c_quote(&s) } else { crate::text::single_quote(&s) }),
-            'E' => base.map(|s| shell_parser::bytes::normalize(crate::builtins::echo::unescape(&s, false).0)),
+            'E' => base.map(|s| shell_parser::ansi_c_unescape(&crate::text::to_bytes(&s))),
             'P' => base.map(|s| s),
             'U' => base.map(|s| s.to_uppercase()),
             'L' => base.map(|s| s.to_lowercase()),

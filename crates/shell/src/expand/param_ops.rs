@@ -34,6 +34,11 @@ pub(super) fn replace(text: &str, pattern: &Pattern, template: &[Piece], mode: R
             if empty_pattern {
                 return text.to_string();
             }
+            // Bash matches an empty value as a whole (`${y//*(z)/Q}` is `Q`), where in a
+            // longer one it never tries the empty match at the end.
+            if chars.is_empty() {
+                return if pattern.longest_at(&chars, 0).is_some() { render(&[]) } else { String::new() };
+            }
             let literal = pattern.literal();
             let mut out = String::with_capacity(text.len());
             let mut i = 0;
@@ -58,6 +63,14 @@ pub(super) fn replace(text: &str, pattern: &Pattern, template: &[Piece], mode: R
                     Some(end) if end > i => {
                         out.push_str(&render(&chars[i..end]));
                         i = end;
+                        replaced = true;
+                    }
+                    // A pattern that matches the empty string before a character (`*(z)`,
+                    // `?(b)`, `!(a*)`) replaces it there, as bash does; never at the end.
+                    Some(_) if i < chars.len() => {
+                        out.push_str(&render(&[]));
+                        out.push(chars[i]);
+                        i += 1;
                         replaced = true;
                     }
                     _ => {

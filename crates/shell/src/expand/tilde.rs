@@ -1,7 +1,7 @@
 //! Tilde expansion: `~` is `$HOME`, `~+` `$PWD`, `~-` `$OLDPWD`, `~user` that user's home
 //! from /etc/passwd.
 
-use crate::host::OpenFlags;
+use crate::sys::OpenFlags;
 use crate::shell::Shell;
 
 impl Shell {
@@ -25,16 +25,16 @@ impl Shell {
         if name.is_empty() {
             return None;
         }
-        let fd = self.host.open("/etc/passwd", OpenFlags::read_only(), 0).ok()?;
+        let fd = self.sys.open("/etc/passwd", OpenFlags::read_only(), 0).ok()?;
         let mut data = Vec::new();
         let mut buf = [0u8; 4096];
         loop {
-            match self.host.read(fd, &mut buf) {
+            match self.sys.read(fd, &mut buf) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => data.extend_from_slice(&buf[..n]),
             }
         }
-        self.host.close(fd);
+        self.sys.close(fd);
         let text = String::from_utf8_lossy(&data);
         text.lines().find_map(|line| {
             let fields: Vec<&str> = line.split(':').collect();

@@ -3,7 +3,7 @@
 //! blocks with the unused part given back by seeking, as bash does.
 
 use super::{read_target, Target};
-use crate::host::{Errno, FileKind, Host};
+use crate::sys::{Errno, FileKind, Sys};
 use crate::shell::Shell;
 
 pub struct InputReader {
@@ -17,15 +17,15 @@ pub struct InputReader {
 const BLOCK: usize = 4096;
 
 impl InputReader {
-    pub fn new(host: &mut dyn Host, target: Target) -> InputReader {
+    pub fn new(sys: &mut dyn Sys, target: Target) -> InputReader {
         let seekable = match &target {
-            Target::Real(fd) => host.fstat(*fd).map_or(false, |s| s.kind == FileKind::File),
+            Target::Real(fd) => sys.fstat(*fd).map_or(false, |s| s.kind == FileKind::File),
             Target::Memory(_) => false,
         };
         InputReader { target, buf: Vec::new(), pos: 0, seekable, eof: false }
     }
 
-    pub fn next(&mut self, host: &mut dyn Host) -> Result<Option<u8>, Errno> {
+    pub fn next(&mut self, sys: &mut dyn Sys) -> Result<Option<u8>, Errno> {
         if self.pos < self.buf.len() {
             self.pos += 1;
             return Ok(Some(self.buf[self.pos - 1]));
@@ -36,7 +36,7 @@ impl InputReader {
         let size = if self.seekable { BLOCK } else { 1 };
         self.buf.resize(size, 0);
         loop {
-            match read_target(host, &self.target, &mut self.buf) {
+            match read_target(sys, &self.target, &mut self.buf) {
                 Ok(0) => {
                     self.eof = true;
                     self.buf.clear();
@@ -59,11 +59,11 @@ impl InputReader {
     }
 
     /// Gives back bytes read ahead from a regular file.
-    pub fn finish(self, host: &mut dyn Host) {
+    pub fn finish(self, sys: &mut dyn Sys) {
         let unused = self.buf.len().saturating_sub(self.pos);
         if self.seekable && unused > 0 {
             if let Target::Real(fd) = self.target {
-                let _ = host.seek_relative(fd, -(unused as i64));
+                let _ = sys.seek_relative(fd, -(unused as i64));
             }
         }
     }
@@ -74,17 +74,17 @@ impl Shell {
     /// with nothing read.
     pub(crate) fn read_line_from(&mut self, fd: u32) -> Option<String> {
         let target = self.fds.get(fd)?.clone();
-        let mut reader = InputReader::new(self.host.as_mut(), target);
+        let mut reader = InputReader::new(self.sys.as_mut(), target);
         let mut line = Vec::new();
         let mut found = false;
-        while let Ok(Some(byte)) = reader.next(self.host.as_mut()) {
+        while let Ok(Some(byte)) = reader.next(self.sys.as_mut()) {
             if byte == b'\n' {
                 found = true;
                 break;
             }
             line.push(byte);
         }
-        reader.finish(self.host.as_mut());
+        reader.finish(self.sys.as_mut());
         if !found && line.is_empty() {
             return None;
         }

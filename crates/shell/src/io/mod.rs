@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::host::{Errno, Fd, Host};
+use crate::sys::{Errno, Fd, Sys};
 
 /// In-memory contents read by the shell itself (here-documents, here-strings).
 #[derive(Debug, Default)]
@@ -119,10 +119,10 @@ impl FdTable {
     }
 
     /// Points `fd` at `target`, closing what it pointed to if nothing else does.
-    pub fn set(&mut self, host: &mut dyn Host, fd: u32, target: Option<Target>) {
+    pub fn set(&mut self, sys: &mut dyn Sys, fd: u32, target: Option<Target>) {
         let old = self.set_raw(fd, target);
         if let Some(real) = self.release(old) {
-            host.close(real);
+            sys.close(real);
         }
     }
 
@@ -133,7 +133,7 @@ impl FdTable {
     }
 
     /// Undoes a redirection frame, most recent first.
-    pub fn restore(&mut self, host: &mut dyn Host, saved: SavedFds) {
+    pub fn restore(&mut self, sys: &mut dyn Sys, saved: SavedFds) {
         for (fd, old) in saved.entries.into_iter().rev() {
             let index = fd as usize;
             if index >= self.slots.len() {
@@ -141,16 +141,16 @@ impl FdTable {
             }
             let current = std::mem::replace(&mut self.slots[index], old);
             if let Some(real) = self.release(current) {
-                host.close(real);
+                sys.close(real);
             }
         }
     }
 
     /// Forgets a saved frame, making its redirections permanent (`exec >file`).
-    pub fn commit(&mut self, host: &mut dyn Host, saved: SavedFds) {
+    pub fn commit(&mut self, sys: &mut dyn Sys, saved: SavedFds) {
         for (_, old) in saved.entries {
             if let Some(real) = self.release(old) {
-                host.close(real);
+                sys.close(real);
             }
         }
     }
@@ -162,9 +162,9 @@ impl FdTable {
     }
 
     /// Closes a real descriptor that was never placed in the table.
-    pub fn discard(host: &mut dyn Host, target: Target) {
+    pub fn discard(sys: &mut dyn Sys, target: Target) {
         if let Target::Real(fd) = target {
-            host.close(fd);
+            sys.close(fd);
         }
     }
 
@@ -174,9 +174,9 @@ impl FdTable {
     }
 
     /// Closes everything (process exit).
-    pub fn close_all(&mut self, host: &mut dyn Host) {
+    pub fn close_all(&mut self, sys: &mut dyn Sys) {
         for fd in self.open_fds() {
-            self.set(host, fd, None);
+            self.set(sys, fd, None);
         }
     }
 
@@ -194,9 +194,9 @@ impl FdTable {
 }
 
 /// Reads from a target; memory targets read their buffer.
-pub fn read_target(host: &mut dyn Host, target: &Target, buf: &mut [u8]) -> Result<usize, Errno> {
+pub fn read_target(sys: &mut dyn Sys, target: &Target, buf: &mut [u8]) -> Result<usize, Errno> {
     match target {
-        Target::Real(fd) => host.read(*fd, buf),
+        Target::Real(fd) => sys.read(*fd, buf),
         Target::Memory(memory) => {
             let mut memory = memory.borrow_mut();
             let available = memory.data.len().saturating_sub(memory.pos);
@@ -210,11 +210,11 @@ pub fn read_target(host: &mut dyn Host, target: &Target, buf: &mut [u8]) -> Resu
 }
 
 /// Writes all of `data` to a target (a memory target collects it: captured output).
-pub fn write_target(host: &mut dyn Host, target: &Target, mut data: &[u8]) -> Result<(), Errno> {
+pub fn write_target(sys: &mut dyn Sys, target: &Target, mut data: &[u8]) -> Result<(), Errno> {
     match target {
         Target::Real(fd) => {
             while !data.is_empty() {
-                match host.write(*fd, data) {
+                match sys.write(*fd, data) {
                     Ok(0) => return Err(Errno::IO),
                     Ok(n) => data = &data[n..],
                     Err(Errno::INTR) | Err(Errno::AGAIN) => continue,

@@ -8,7 +8,7 @@ use shell_parser::ast::{RedirFd, RedirOp, RedirTarget, Redirect, Word};
 
 use super::{MemFile, SavedFds, Target};
 use crate::exec::Flow;
-use crate::host::{Errno, FileKind, OpenFlags};
+use crate::sys::{Errno, FileKind, OpenFlags};
 use crate::options::Opt;
 use crate::shell::Shell;
 
@@ -24,7 +24,7 @@ impl Shell {
         let mut saved = SavedFds::default();
         for redirect in redirects {
             if let Err(flow) = self.apply_redirect(redirect, &mut saved) {
-                self.fds.restore(self.host.as_mut(), saved);
+                self.fds.restore(self.sys.as_mut(), saved);
                 self.status = 1;
                 return Err(flow);
             }
@@ -100,7 +100,7 @@ impl Shell {
         match var_name {
             Some(name) => {
                 // `{var}>file` stays open after the command, as in bash.
-                self.fds.set(self.host.as_mut(), fd, target);
+                self.fds.set(self.sys.as_mut(), fd, target);
                 self.set_var(&name, &fd.to_string());
             }
             None => self.fds.set_saving(fd, target, saved),
@@ -127,7 +127,7 @@ impl Shell {
             return target.ok_or_else(|| self.redirect_error(&path, Errno::BADF));
         }
         if noclobber {
-            match self.host.stat(&path, true) {
+            match self.sys.stat(&path, true) {
                 Ok(stat) if stat.kind == FileKind::File => {
                     self.report(&format!("{}: cannot overwrite existing file", path));
                     return Err(Flow::Normal);
@@ -136,7 +136,7 @@ impl Shell {
                 Err(_) => flags.exclusive = true,
             }
         }
-        match self.host.open(&path, flags, 0o666) {
+        match self.sys.open(&path, flags, 0o666) {
             Ok(fd) => Ok(Target::Real(fd)),
             Err(error) => {
                 let error = if error == Errno::NOENT && path.is_empty() { Errno::NOENT } else { error };

@@ -1,5 +1,5 @@
 //! The interpreter never panics, whatever it runs: random scripts from shell fragments
-//! and mutations of real ones, on the fake host (runs end after a poll budget, so loops
+//! and mutations of real ones, on the fake OS interface (runs end after a poll budget, so loops
 //! stop; child processes are bounded).
 
 use rand::rngs::StdRng;

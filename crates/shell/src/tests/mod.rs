@@ -1,6 +1,6 @@
-//! Interpreter tests against the in-memory host: fast, deterministic, no processes. They
+//! Interpreter tests against the in-memory OS interface: fast, deterministic, no processes. They
 //! cover the interpreter's own logic (and the child-shell path through the codec, since
-//! the fake host runs child shells in-process); bash compatibility at large is the YAML
+//! the fake runs child shells in-process); bash compatibility at large is the YAML
 //! suite under tests/compat/bash.
 
 mod basics;
@@ -10,7 +10,7 @@ mod session;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::host::fake::{FakeHost, World};
+use crate::sys::fake::{FakeSys, World};
 use crate::shell::{Mode, Shell};
 
 pub struct Outcome {
@@ -42,11 +42,11 @@ pub fn world_with(files: &[(&str, &str)]) -> Rc<RefCell<World>> {
     world
 }
 
-/// A shell on a fake host, as `bash -c` starts.
+/// A shell on the fake OS interface, as `bash -c` starts.
 pub fn shell_on(world: &Rc<RefCell<World>>, stdin: &str) -> Shell {
-    let host = FakeHost::new(world.clone(), stdin);
-    let mut shell = Shell::new(Box::new(host), Mode::Command);
-    let environment = shell.host.environment();
+    let sys = FakeSys::new(world.clone(), stdin);
+    let mut shell = Shell::new(Box::new(sys), Mode::Command);
+    let environment = shell.sys.environment();
     shell.init_variables(&environment);
     shell.options.extra_flags.push('c');
     shell

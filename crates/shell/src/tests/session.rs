@@ -9,7 +9,7 @@ fn request(command: &str) -> Vec<u8> {
     format!("{{\"runId\":1,\"command\":\"{}\",\"cwd\":null,\"env\":{{}}}}", escaped).into_bytes()
 }
 
-fn take_stdout(world: &std::rc::Rc<std::cell::RefCell<crate::host::fake::World>>) -> String {
+fn take_stdout(world: &std::rc::Rc<std::cell::RefCell<crate::sys::fake::World>>) -> String {
     let mut w = world.borrow_mut();
     let text = String::from_utf8_lossy(&w.outputs[0]).into_owned();
     w.outputs[0].clear();
@@ -81,4 +81,36 @@ fn history_keeps_one_entry_per_run_and_survives_serialization() {
     run_request(&mut restored, &request("history 1; history -c"));
     run_request(&mut restored, &request("history"));
     assert_eq!(take_stdout(&world2), "    4  history 1; history -c\n    1  history\n");
+}
+
+#[test]
+fn session_limits_are_parsed_and_reach_child_shells() {
+    use crate::session::parse_limits;
+    let args = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let limits = parse_limits(&args(&["--call-depth=7", "--substitution-depth=3"])).expect("valid limits");
+    assert_eq!((limits.call_depth, limits.substitution_depth), (7, 3));
+    assert_eq!(parse_limits(&[]).expect("defaults"), crate::shell::Limits::default());
+    assert!(parse_limits(&args(&["--call-depth=0"])).is_err());
+    assert!(parse_limits(&args(&["--call-depth=x"])).is_err());
+    assert!(parse_limits(&args(&["--stack=5"])).is_err());
+
+    let world = world_with(&[]);
+    let mut shell = shell_on(&world, "");
+    shell.limits = limits;
+    // Recursion past callDepth names the limit; FUNCNEST below it keeps bash's message.
+    assert_eq!(run_request(&mut shell, &request("f() { f; }; f; echo same line\necho \"next $?\"")), 0);
+    assert_eq!(run_request(&mut shell, &request("FUNCNEST=4; g() { g; }; g\nunset FUNCNEST")), 0);
+    // `$( )` nesting past substitutionDepth, reached at run time in child shells.
+    let nested = "h() { if (($1 > 0)); then v=$(h $(($1 - 1))) || return; echo \"$v\"; else echo bottom; fi; }";
+    assert_eq!(run_request(&mut shell, &request(&format!("{}; h 2", nested))), 0);
+    assert_eq!(run_request(&mut shell, &request(&format!("{}; h 5; echo \"status $?\"", nested))), 0);
+    let stdout = take_stdout(&world);
+    assert_eq!(stdout, "next 1\nbottom\nstatus 1\n");
+    let stderr = String::from_utf8_lossy(&world.borrow().outputs[1]).into_owned();
+    assert!(stderr.contains("f: maximum function nesting level exceeded (7) (the sandbox's callDepth limit)"), "{}", stderr);
+    assert!(stderr.contains("g: maximum function nesting level exceeded (4)\n"), "{}", stderr);
+    assert!(stderr.contains("nesting deeper than 3 levels (the sandbox's substitutionDepth limit)"), "{}", stderr);
+    // The limits travel with the state.
+    let state = decode_state(&shell.state_bytes()).expect("state decodes");
+    assert_eq!(state.limits, (7, 3));
 }

@@ -67,6 +67,19 @@ impl Shell {
         Some(var.value.clone())
     }
 
+    /// The element a name reference designates (`declare -n r='a[1]'`), if it does.
+    pub(crate) fn nameref_element(&self, name: &str) -> Option<String> {
+        if !self.vars.get_raw(name)?.has(attr::NAMEREF) {
+            return None;
+        }
+        let target = self.vars.resolve_name(name);
+        if target.ends_with(']') && target.contains('[') {
+            Some(target.to_string())
+        } else {
+            None
+        }
+    }
+
     /// Whether `name` refers to an associative array.
     pub fn is_assoc(&self, name: &str) -> bool {
         matches!(self.vars.get(name).map(|v| &v.value), Some(Value::Assoc(_)))
@@ -131,6 +144,10 @@ impl Shell {
                 }
             }
         }
+        if let Some(target) = self.nameref_element(name) {
+            // A name reference to an array element assigns the element.
+            return self.assign_named(&target, value);
+        }
         self.check_writable(name)?;
         let attrs = self.vars.get(name).map_or(0, |v| v.attrs);
         if attrs & attr::DYNAMIC != 0 && self.assign_dynamic(name, &value) {
@@ -140,7 +157,7 @@ impl Shell {
         let stored = self.apply_attrs(attrs, value, if append { Some(old.as_deref().unwrap_or("")) } else { None })?;
         let allexport = self.options.get(Opt::Allexport);
         let var = self.vars.lookup_or_create(name)?;
-        var.attrs &= !attr::DYNAMIC;
+        var.attrs &= !(attr::DYNAMIC | attr::NO_VALUE);
         match &mut var.value {
             Value::Indexed(map) => {
                 map.insert(0, stored);
@@ -162,7 +179,7 @@ impl Shell {
         let stored = self.apply_attrs(attrs, value, if append { Some(old.as_deref().unwrap_or("")) } else { None })?;
         let allexport = self.options.get(Opt::Allexport);
         let var = self.vars.lookup_or_create(name)?;
-        var.attrs &= !attr::DYNAMIC;
+        var.attrs &= !(attr::DYNAMIC | attr::NO_VALUE);
         match (&mut var.value, key) {
             (Value::Assoc(assoc), Key::Name(k)) => assoc.insert(k, stored),
             (Value::Assoc(assoc), Key::Index(i)) => assoc.insert(i.to_string(), stored),
@@ -193,7 +210,7 @@ impl Shell {
         let attrs = self.vars.get(name).map_or(0, |v| v.attrs);
         let value = self.transform_array(attrs, value)?;
         let var = self.vars.lookup_or_create(name)?;
-        var.attrs &= !attr::DYNAMIC;
+        var.attrs &= !(attr::DYNAMIC | attr::NO_VALUE);
         if !append {
             var.value = value;
             return Ok(());

@@ -63,6 +63,13 @@ impl Assoc {
         items.into_iter().map(|(_, _, k, v)| (k, v)).collect()
     }
 
+    /// The pairs in the order they were assigned (how `set -x` shows `declare -A m=(...)`).
+    pub fn pairs_as_assigned(&self) -> Vec<(&String, &String)> {
+        let mut items: Vec<(u64, &String, &String)> = self.entries.iter().map(|(k, (seq, v))| (*seq, k, v)).collect();
+        items.sort_unstable_by_key(|item| item.0);
+        items.into_iter().map(|(_, k, v)| (k, v)).collect()
+    }
+
     pub fn keys_in_order(&self) -> Vec<String> {
         self.ordered().into_iter().map(|(k, _)| k.clone()).collect()
     }

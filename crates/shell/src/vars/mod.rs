@@ -26,6 +26,9 @@ pub mod attr {
     pub const TRACE: u16 = 64;
     /// Computed on read (RANDOM, SECONDS, ...); loses the property when unset.
     pub const DYNAMIC: u16 = 128;
+    /// An array declared without a value (`declare -a a`): `declare -p` shows no `=()`
+    /// until something is assigned.
+    pub const NO_VALUE: u16 = 256;
 }
 
 #[derive(Debug, Clone)]
@@ -228,7 +231,10 @@ impl Variables {
         for (name, stack) in self.slots.iter() {
             if let Some(slot) = stack.last() {
                 if slot.var.attrs & attr::EXPORT != 0 {
-                    if let Value::Scalar(value) = &slot.var.value {
+                    // A local declared without a value hides nothing from the environment:
+                    // the nearest outer value is exported, as in bash.
+                    let value = stack.iter().rev().map(|s| &s.var.value).find(|v| **v != Value::Unset);
+                    if let Some(Value::Scalar(value)) = value {
                         env.push(format!("{}={}", name, value));
                     }
                 }

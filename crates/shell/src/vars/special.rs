@@ -54,16 +54,16 @@ impl Shell {
     pub(crate) fn dynamic_scalar(&mut self, name: &str) -> Option<String> {
         Some(match name {
             "RANDOM" => self.random.next().to_string(),
-            "SRANDOM" => self.host.random_u32().to_string(),
+            "SRANDOM" => self.sys.random_u32().to_string(),
             "SECONDS" => {
-                let elapsed = self.host.monotonic_ns().wrapping_sub(self.start_ns) / 1_000_000_000;
+                let elapsed = self.sys.monotonic_ns().wrapping_sub(self.start_ns) / 1_000_000_000;
                 elapsed.to_string()
             }
             "LINENO" => self.lineno.to_string(),
-            "BASHPID" => self.host.getpid().to_string(),
-            "EPOCHSECONDS" => (self.host.now_ns() / 1_000_000_000).to_string(),
+            "BASHPID" => self.sys.getpid().to_string(),
+            "EPOCHSECONDS" => (self.sys.now_ns() / 1_000_000_000).to_string(),
             "EPOCHREALTIME" => {
-                let ns = self.host.now_ns();
+                let ns = self.sys.now_ns();
                 format!("{}.{:06}", ns / 1_000_000_000, (ns % 1_000_000_000) / 1000)
             }
             "BASH_SUBSHELL" => self.subshell_level.to_string(),
@@ -105,14 +105,19 @@ impl Shell {
                 }
                 names
             }
+            // `bash -c` has no bottom frame for its top level (a script or sourced file has).
             "BASH_SOURCE" => {
                 let mut sources: Vec<String> = self.frames.iter().rev().map(|f| f.source.clone()).collect();
-                sources.push(self.source_name.clone());
+                if !self.source_name.is_empty() {
+                    sources.push(self.source_name.clone());
+                }
                 sources
             }
             "BASH_LINENO" => {
                 let mut lines: Vec<String> = self.frames.iter().rev().map(|f| f.call_line.to_string()).collect();
-                lines.push("0".to_string());
+                if !self.source_name.is_empty() {
+                    lines.push("0".to_string());
+                }
                 lines
             }
             "DIRSTACK" => {
@@ -137,7 +142,7 @@ impl Shell {
             "SECONDS" => {
                 let seconds = value.trim().parse::<u64>().unwrap_or(0);
                 // Wrapping: the clock may have run for less than `seconds` (SECONDS=100 at start).
-                self.start_ns = self.host.monotonic_ns().wrapping_sub(seconds.wrapping_mul(1_000_000_000));
+                self.start_ns = self.sys.monotonic_ns().wrapping_sub(seconds.wrapping_mul(1_000_000_000));
                 true
             }
             _ => false,
@@ -188,7 +193,7 @@ impl Shell {
         let var = self.vars.global_mut("BASH_VERSINFO");
         var.value = Value::Indexed(versinfo.iter().enumerate().map(|(i, v)| (i as i64, v.to_string())).collect());
         var.attrs |= attr::READONLY;
-        let ppid = self.host.getppid().to_string();
+        let ppid = self.sys.getppid().to_string();
         let var = self.vars.global_mut("PPID");
         var.value = Value::Scalar(ppid);
         var.attrs |= attr::READONLY | attr::INTEGER;
@@ -205,7 +210,7 @@ impl Shell {
         var.attrs |= attr::EXPORT;
         let cwd = match self.get_scalar("PWD") {
             Some(pwd) if pwd.starts_with('/') && self.same_directory(&pwd, ".") => pwd,
-            _ => self.host.getcwd().unwrap_or_else(|_| "/".to_string()),
+            _ => self.sys.getcwd().unwrap_or_else(|_| "/".to_string()),
         };
         self.cwd = cwd.clone();
         let var = self.vars.global_mut("PWD");
@@ -219,8 +224,8 @@ impl Shell {
 
     /// Whether two paths name the same directory (device and inode).
     pub(crate) fn same_directory(&mut self, a: &str, b: &str) -> bool {
-        match (self.host.stat(a, true), self.host.stat(b, true)) {
-            (Ok(x), Ok(y)) => x.dev == y.dev && x.ino == y.ino && x.kind == crate::host::FileKind::Dir,
+        match (self.sys.stat(a, true), self.sys.stat(b, true)) {
+            (Ok(x), Ok(y)) => x.dev == y.dev && x.ino == y.ino && x.kind == crate::sys::FileKind::Dir,
             _ => false,
         }
     }

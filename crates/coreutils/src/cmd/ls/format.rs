@@ -12,6 +12,8 @@ use common::timefmt::{local_offset, now, split_ns, Tm, MONTHS};
 use common::users::Names;
 use common::Io;
 
+use super::colors::Colors;
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Layout {
     One,
@@ -73,6 +75,8 @@ pub struct Options {
     pub quote_all: bool,
     pub tty: bool,
     pub width: usize,
+    /// `--color`: names coloured by type (None: no colour).
+    pub colors: Option<Colors>,
 }
 
 impl Options {
@@ -96,6 +100,7 @@ impl Options {
             quote_all: false,
             tty,
             width,
+            colors: None,
         }
     }
 }
@@ -237,6 +242,14 @@ fn shown_name(name: &[u8], o: &Options) -> Vec<u8> {
     out
 }
 
+/// The name painted in its colour under `--color` (the width is the unpainted name's).
+fn painted(name: Vec<u8>, e_name: &[u8], meta: &Meta, orphan: bool, o: &Options) -> Vec<u8> {
+    match &o.colors {
+        Some(colors) => colors.paint(&name, colors.code(meta, orphan, e_name)),
+        None => name,
+    }
+}
+
 fn display_width(bytes: &[u8]) -> usize {
     match std::str::from_utf8(bytes) {
         Ok(s) => unicode_width::UnicodeWidthStr::width(s),
@@ -343,8 +356,9 @@ pub fn print(io: &mut Io, entries: &[Entry], o: &Options, names: &Names, is_dir_
         p.into_bytes()
     };
     let decorated = |e: &Entry| -> (Vec<u8>, usize) {
-        let mut name = shown_name(&e.name, o);
+        let name = shown_name(&e.name, o);
         let width = display_width(&name);
+        let mut name = painted(name, &e.name, &e.meta, e.link_target.is_some() && e.target_meta.is_none(), o);
         let mut extra = 0;
         if let Some(c) = indicator(&e.meta, o.indicator) {
             name.push(c);
@@ -516,10 +530,16 @@ fn print_long(io: &mut Io, entries: &[Entry], o: &Options, names: &Names, prefix
         }
         line.push_str(&format!("{:>ws$} {} ", size, date_text(time_of(&e.meta, o.time), o, current), ws = ws));
         out.extend_from_slice(line.as_bytes());
-        out.extend_from_slice(&shown_name(&e.name, o));
+        let orphan = e.link_target.is_some() && e.target_meta.is_none();
+        out.extend_from_slice(&painted(shown_name(&e.name, o), &e.name, &e.meta, orphan, o));
         if let Some(target) = &e.link_target {
             out.extend_from_slice(b" -> ");
-            out.extend_from_slice(&shown_name(target, o));
+            // The target in its own colour; a missing one as GNU's `mi` (uncoloured by default).
+            let shown = shown_name(target, o);
+            match &e.target_meta {
+                Some(t) => out.extend_from_slice(&painted(shown, target, t, false, o)),
+                None => out.extend_from_slice(&shown),
+            }
             if let (Some(t), Indicator::Classify | Indicator::FileType) = (&e.target_meta, o.indicator) {
                 if let Some(c) = indicator(t, o.indicator) {
                     out.push(c);

@@ -1,4 +1,4 @@
-//! An in-memory host for unit tests: a small file system, unbounded pipes, and processes
+//! An in-memory OS interface for unit tests: a small file system, unbounded pipes, and processes
 //! that run to completion inside `spawn` (child shells in-process, plus a fake `cat`).
 //! Deterministic and fast; what it cannot model (concurrency, blocking) is covered by
 //! the native differential suite.
@@ -7,12 +7,12 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::rc::Rc;
 
-use super::{Access, Errno, Exited, Fd, FileKind, FileStat, Host, OpenFlags, Poll, Program, SpawnRequest};
+use super::{Access, Errno, Exited, Fd, FileKind, FileStat, Sys, OpenFlags, Poll, Program, SpawnRequest};
 
 /// A process started but not yet run (children run when someone waits or reads).
 struct Pending {
     pid: u32,
-    host: FakeHost,
+    sys: FakeSys,
     program: Program,
     args: Vec<String>,
 }
@@ -45,7 +45,7 @@ enum Entry {
     Input(Rc<RefCell<VecDeque<u8>>>),
 }
 
-pub struct FakeHost {
+pub struct FakeSys {
     world: Rc<RefCell<World>>,
     /// Nesting of child processes (a runaway `f() { (f); }` stops here).
     depth: u32,
@@ -57,10 +57,10 @@ pub struct FakeHost {
     env: Vec<String>,
 }
 
-impl FakeHost {
-    /// A host whose stdin holds `stdin` and whose stdout/stderr are captured in
+impl FakeSys {
+    /// A fake whose stdin holds `stdin` and whose stdout/stderr are captured in
     /// `world.outputs[0]` and `[1]`.
-    pub fn new(world: Rc<RefCell<World>>, stdin: &str) -> FakeHost {
+    pub fn new(world: Rc<RefCell<World>>, stdin: &str) -> FakeSys {
         {
             let mut w = world.borrow_mut();
             if w.outputs.is_empty() {
@@ -77,7 +77,7 @@ impl FakeHost {
         fds.insert(0, Entry::Input(Rc::new(RefCell::new(stdin.bytes().collect()))));
         fds.insert(1, Entry::Output(0));
         fds.insert(2, Entry::Output(1));
-        FakeHost { world, depth: 0, fds, pid: 1, cwd: "/".to_string(), blob: Vec::new(), umask: 0o022, env: vec!["HOME=/home/user".into(), "PATH=/bin".into()] }
+        FakeSys { world, depth: 0, fds, pid: 1, cwd: "/".to_string(), blob: Vec::new(), umask: 0o022, env: vec!["HOME=/home/user".into(), "PATH=/bin".into()] }
     }
 
     fn absolute(&self, path: &str) -> String {
@@ -91,14 +91,14 @@ impl FakeHost {
         fd
     }
 
-    fn child(&self, request: &SpawnRequest, pid: u32) -> FakeHost {
+    fn child(&self, request: &SpawnRequest, pid: u32) -> FakeSys {
         let mut fds = HashMap::new();
         for &(child, parent) in &request.fds {
             if let Some(entry) = self.fds.get(&parent) {
                 fds.insert(child, entry.clone());
             }
         }
-        FakeHost {
+        FakeSys {
             world: self.world.clone(),
             depth: self.depth + 1,
             fds,
@@ -145,11 +145,11 @@ fn run_pending(world: &Rc<RefCell<World>>) {
             }
             w.pending.remove(0)
         };
-        let Pending { pid, mut host, program, args } = next;
+        let Pending { pid, mut sys, program, args } = next;
         let status = match program {
-            Program::SelfShell => crate::exec::child::run_child(Box::new(host)),
+            Program::SelfShell => crate::exec::child::run_child(Box::new(sys)),
             Program::Path(path) => match path.rsplit('/').next() {
-                Some("cat") => host.run_cat(&args),
+                Some("cat") => sys.run_cat(&args),
                 Some("true") => 0,
                 _ => 1,
             },
@@ -158,7 +158,7 @@ fn run_pending(world: &Rc<RefCell<World>>) {
     }
 }
 
-impl Host for FakeHost {
+impl Sys for FakeSys {
     fn read(&mut self, fd: Fd, buf: &mut [u8]) -> Result<usize, Errno> {
         let entry = self.fds.get(&fd).cloned().ok_or(Errno::BADF)?;
         let mut world = self.world.borrow_mut();
@@ -383,7 +383,7 @@ impl Host for FakeHost {
         };
         let child = self.child(request, pid);
         let args: Vec<String> = request.argv.iter().skip(1).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
-        self.world.borrow_mut().pending.push(Pending { pid, host: child, program: request.program.clone(), args });
+        self.world.borrow_mut().pending.push(Pending { pid, sys: child, program: request.program.clone(), args });
         Ok(pid)
     }
 

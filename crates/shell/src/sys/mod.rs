@@ -1,7 +1,9 @@
-//! The host interface: everything the interpreter asks of the outside world. The shell
-//! never touches files, processes or clocks except through [`Host`], so the same
-//! interpreter runs in the sandbox ([`wasi::WasiHost`]), natively on Linux for development
-//! ([`native::NativeHost`]) and against an in-memory fake in unit tests.
+//! The shell's OS interface: everything the interpreter asks of the world outside its own
+//! process. It is called `sys` because it is the system-call layer of a program that runs
+//! inside the sandbox — not the trusted host. The shell
+//! never touches files, processes or clocks except through [`Sys`], so the same
+//! interpreter runs in the sandbox ([`wasi::WasiSys`]), natively on Linux for development
+//! ([`native::NativeSys`]) and against an in-memory fake in unit tests.
 
 #[cfg(not(target_os = "wasi"))]
 #[cfg(unix)]
@@ -18,7 +20,7 @@ use std::fmt;
 /// `io::FdTable`).
 pub type Fd = u32;
 
-/// An error number, numbered as in WASI (the sandbox's ABI); native hosts translate.
+/// An error number, numbered as in WASI (the sandbox's ABI); the native interface translates.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Errno(pub u16);
 
@@ -163,7 +165,7 @@ pub struct SpawnRequest {
     pub new_group: bool,
 }
 
-/// What the session host wants the current run to do.
+/// What the kernel's session wants the current run to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Poll {
     Continue,
@@ -178,7 +180,7 @@ pub struct Exited {
     pub status: i32,
 }
 
-pub trait Host {
+pub trait Sys {
     fn read(&mut self, fd: Fd, buf: &mut [u8]) -> Result<usize, Errno>;
     fn write(&mut self, fd: Fd, data: &[u8]) -> Result<usize, Errno>;
     /// Moves the offset by `delta` from the current position (to give back bytes `read`
@@ -216,9 +218,9 @@ pub trait Host {
 
     /// The bytes a parent shell attached to this process ([`SpawnRequest::blob`]).
     fn blob(&mut self) -> Vec<u8>;
-    /// Lets the session host check the run's deadline and cancellation.
+    /// Lets the kernel's session check the run's deadline and cancellation.
     fn poll(&mut self) -> Poll;
-    /// The host's environment at startup, as `KEY=VALUE` strings.
+    /// The process environment at startup, as `KEY=VALUE` strings.
     fn environment(&mut self) -> Vec<String>;
 
     /// The session shell's next run request (JSON), or `None` when there will be none.
@@ -227,7 +229,7 @@ pub trait Host {
     fn session_done(&mut self, status: i32, state: &[u8]);
 
     /// Descriptors above 2 this process was started with (`exec 3>f; sh -c 'echo >&3'`):
-    /// a shell started as a program takes them into its descriptor table. Hosts that
+    /// a shell started as a program takes them into its descriptor table. Interfaces that
     /// cannot tell have none.
     fn inherited_fds(&mut self) -> Vec<Fd> {
         Vec::new()

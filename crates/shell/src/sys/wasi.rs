@@ -1,4 +1,4 @@
-//! The host inside the sandbox: WASI preview1 through Rust's std for files, and the
+//! The OS interface inside the sandbox: WASI preview1 through Rust's std for files, and the
 //! `airlock` imports (crates/airlock-sys) for processes, pipes, modes, the working
 //! directory and the session protocol.
 
@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use airlock_sys::{FdMapping, FLAG_IGNORE_SIGPIPE, FLAG_NEW_GROUP};
 
-use super::{Access, Errno, Exited, Fd, FileKind, FileStat, Host, OpenFlags, Poll, Program, SpawnRequest};
+use super::{Access, Errno, Exited, Fd, FileKind, FileStat, Sys, OpenFlags, Poll, Program, SpawnRequest};
 
 /// The uid every sandbox process runs as (the kernel's `callerOf`).
 const SANDBOX_UID: u32 = 1000;
@@ -19,14 +19,14 @@ const SANDBOX_UID: u32 = 1000;
 /// subshells).
 const SELF_PATH: &str = "/usr/bin/bash";
 
-pub struct WasiHost {
+pub struct WasiSys {
     started: Instant,
     session: bool,
 }
 
-impl WasiHost {
-    pub fn new(session: bool) -> WasiHost {
-        WasiHost { started: Instant::now(), session }
+impl WasiSys {
+    pub fn new(session: bool) -> WasiSys {
+        WasiSys { started: Instant::now(), session }
     }
 }
 
@@ -178,7 +178,7 @@ extern "C" {
 /// `{var}>` starts at 10.
 const MAX_INHERITED_FD: u32 = 64;
 
-impl Host for WasiHost {
+impl Sys for WasiSys {
     fn inherited_fds(&mut self) -> Vec<Fd> {
         let root = root_fd();
         let mut fds = Vec::new();

@@ -1,4 +1,4 @@
-//! The host on Linux (development and the native compatibility runs): real files and
+//! The OS interface on Linux (development and the native compatibility runs): real files and
 //! processes through libc. Spawning follows the sandbox's contract: the child gets exactly
 //! the descriptors listed, and a child shell (this same binary) gets its blob through an
 //! extra descriptor named in its arguments.
@@ -6,9 +6,9 @@
 use std::ffi::CString;
 use std::time::Instant;
 
-use super::{Access, Errno, Exited, Fd, FileKind, FileStat, Host, OpenFlags, Poll, Program, SpawnRequest};
+use super::{Access, Errno, Exited, Fd, FileKind, FileStat, Sys, OpenFlags, Poll, Program, SpawnRequest};
 
-pub struct NativeHost {
+pub struct NativeSys {
     blob_fd: Option<i32>,
     self_exe: String,
     started: Instant,
@@ -17,8 +17,8 @@ pub struct NativeHost {
 /// Names the descriptor a child shell reads its blob from.
 const BLOB_FD_FLAG: &str = "--airlock-blob-fd=";
 
-impl NativeHost {
-    pub fn new(args: &[String]) -> NativeHost {
+impl NativeSys {
+    pub fn new(args: &[String]) -> NativeSys {
         // The shell handles EPIPE itself (a builtin's write then ends the shell with 141, as
         // SIGPIPE would), so it can write into pipelines without risking its own life.
         // SAFETY: setting a signal disposition has no preconditions.
@@ -27,7 +27,7 @@ impl NativeHost {
         }
         let blob_fd = args.iter().find_map(|a| a.strip_prefix(BLOB_FD_FLAG)).and_then(|n| n.parse().ok());
         let self_exe = std::env::current_exe().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "/proc/self/exe".to_string());
-        NativeHost { blob_fd, self_exe, started: Instant::now() }
+        NativeSys { blob_fd, self_exe, started: Instant::now() }
     }
 }
 
@@ -98,7 +98,7 @@ fn stat_from(st: &libc::stat) -> FileStat {
     }
 }
 
-impl Host for NativeHost {
+impl Sys for NativeSys {
     fn read(&mut self, fd: Fd, buf: &mut [u8]) -> Result<usize, Errno> {
         // SAFETY: buf is valid for buf.len() bytes.
         let n = unsafe { libc::read(fd as i32, buf.as_mut_ptr() as *mut libc::c_void, buf.len()) };
@@ -359,7 +359,7 @@ impl Host for NativeHost {
 
 /// fork + exec with exactly the requested descriptors; exec errors come back through a
 /// close-on-exec pipe.
-fn spawn(host: &mut NativeHost, request: &SpawnRequest) -> Result<u32, Errno> {
+fn spawn(sys: &mut NativeSys, request: &SpawnRequest) -> Result<u32, Errno> {
     let mut fds = request.fds.clone();
     let mut argv: Vec<CString> = request.argv.iter().map(|a| cbytes(a)).collect();
     let mut memfd = None;
@@ -373,15 +373,15 @@ fn spawn(host: &mut NativeHost, request: &SpawnRequest) -> Result<u32, Errno> {
             }
             let mut rest: &[u8] = &request.blob;
             while !rest.is_empty() {
-                let n = host.write(fd as Fd, rest)?;
+                let n = sys.write(fd as Fd, rest)?;
                 rest = &rest[n..];
             }
-            host.seek_relative(fd as Fd, -(request.blob.len() as i64))?;
+            sys.seek_relative(fd as Fd, -(request.blob.len() as i64))?;
             let child_fd = fds.iter().map(|(c, _)| *c).max().unwrap_or(2).max(2) + 1;
             fds.push((child_fd, fd as Fd));
             argv.push(cstring(&format!("{}{}", BLOB_FD_FLAG, child_fd))?);
             memfd = Some(fd);
-            host.self_exe.clone()
+            sys.self_exe.clone()
         }
         Program::Path(path) => resolve_path(path, &request.env),
     };
@@ -400,8 +400,8 @@ fn spawn(host: &mut NativeHost, request: &SpawnRequest) -> Result<u32, Errno> {
     let pid = unsafe { libc::fork() };
     if pid < 0 {
         let error = errno();
-        host.close(report[0] as Fd);
-        host.close(report[1] as Fd);
+        sys.close(report[0] as Fd);
+        sys.close(report[1] as Fd);
         return Err(error);
     }
     if pid == 0 {
@@ -443,14 +443,14 @@ fn spawn(host: &mut NativeHost, request: &SpawnRequest) -> Result<u32, Errno> {
             libc::_exit(127);
         }
     }
-    host.close(report[1] as Fd);
+    sys.close(report[1] as Fd);
     if let Some(fd) = memfd {
-        host.close(fd as Fd);
+        sys.close(fd as Fd);
     }
     let mut code = 0i32;
     // SAFETY: code is 4 writable bytes.
     let n = unsafe { libc::read(report[0], &mut code as *mut i32 as *mut libc::c_void, 4) };
-    host.close(report[0] as Fd);
+    sys.close(report[0] as Fd);
     if n == 4 {
         let mut status = 0;
         // SAFETY: reaping the failed child.
