@@ -7,13 +7,33 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Debian packages for building the wasm and for the reference tools of the compat suites. */
-export const BUILD_PACKAGES = ['rustc', 'cargo', 'libstd-rust-dev-wasm32', 'lld-14', 'binaryen', 'git'];
+/**
+ * Debian packages for building the wasm: Rust for our own tools; clang with wasi-libc for
+ * the foreign WASI test programs (tests/wasi/src, built like a program made elsewhere).
+ */
+export const BUILD_PACKAGES = ['rustc', 'cargo', 'libstd-rust-dev-wasm32', 'lld-14', 'binaryen', 'git', 'clang-14', 'wasi-libc', 'libclang-rt-14-dev-wasm32'];
+/**
+ * The reference tools of the compat suites: only `npm run compat:record` runs them (the
+ * suite compares with recordings); their versions are listed in tests/compat/recorded-with.yaml.
+ * python3 is Debian's metapackage; python3.11 is the interpreter it depends on.
+ */
 export const REFERENCE_PACKAGES = [
   'bash', 'coreutils', 'grep', 'sed', 'gawk', 'findutils', 'diffutils', 'jq', 'tar', 'gzip', 'zip', 'unzip',
-  'patch', 'xxd', 'bsdextrautils', 'binutils', 'tree', 'ripgrep', 'bc', 'file', 'util-linux', 'python3',
+  'patch', 'xxd', 'bsdextrautils', 'binutils', 'tree', 'ripgrep', 'bc', 'file', 'util-linux', 'python3', 'python3.11',
 ];
 export const BROWSER_PACKAGES = ['chromium'];
+/**
+ * The OS layer of the Node sandbox child (src/host/node/os-sandbox.ts): bubblewrap gives it
+ * its own network, mount, PID and IPC namespaces; util-linux's unshare is the fallback.
+ */
+export const RUNTIME_PACKAGES = ['bubblewrap', 'util-linux'];
+/**
+ * The qemu gate backend: QEMU (microvm), and what builds its guest image
+ * (server/backends/qemu/build-image.ts): mmdebstrap installs the guest's Debian packages —
+ * its kernel (linux-image-cloud-amd64) among them — into a folder, mkfs.ext4 -d and cpio
+ * make the root image and the initramfs.
+ */
+export const VM_PACKAGES = ['qemu-system-x86', 'mmdebstrap', 'e2fsprogs', 'cpio'];
 
 function installed(pkg) {
   const result = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });

@@ -2,22 +2,26 @@
 // with real /bin/bash and with our shell built for this machine, in fresh temporary
 // directories with the same environment, and prints every difference.
 //
-//   npx tsx scripts/shell-compat-native.ts [--file quoting] [--grep text] [-v] [--no-build]
+//   npx tsx scripts/shell-compat-native.ts [--file quoting] [--grep text] [-v] [--no-build] [--live]
 //   npx tsx scripts/shell-compat-native.ts --sandbox /path/to/wasm-dir [...]
 //
-// With --sandbox, our side is a fresh sandbox per case whose modules come from the given
-// directory (a manifest.json with shell.wasm in it), for trying a shell.wasm before it is
-// in public/wasm.
+// With --sandbox, our side runs in sandboxes (as `npm test` runs the cases) whose modules
+// come from the given directory (a manifest.json with shell.wasm in it), for trying a
+// shell.wasm before it is in public/wasm.
 //
-// The acceptance run is the sandbox target of tests/compat/cli.ts; this one only needs
-// cargo, so it runs in seconds while the shell is being written.
+// Ours is compared with the reference results recorded beside the cases (record a new case
+// first: `npm run compat:record -- --suite bash --file <topic>`); --live runs /bin/bash now
+// instead. The acceptance run is the sandbox target of tests/compat/cli.ts; this one only
+// needs cargo, so it runs in seconds while the shell is being written.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadSuite, type LoadedCase } from '../tests/compat/cases.js';
-import { compare } from '../tests/compat/compare.js';
+import { recordedOutcome, recordedOutcomes } from '../tests/compat/recording.js';
 import { caseEnv, makeCaseDir, runWithBash, SANDBOX_HOME, type Outcome } from '../tests/compat/reference.js';
+import { runInSandboxes } from '../tests/compat/sandbox-target.js';
+import { Tally } from '../tests/compat/tally.js';
 
 const repoRoot = new URL('../', import.meta.url).pathname;
 const targetDir = process.env.SHELL_TARGET_DIR ?? '/tmp/target-shell';
@@ -31,16 +35,18 @@ interface Options {
   verbose: boolean;
   build: boolean;
   jobs: number;
+  live: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { verbose: false, build: true, jobs: 8 };
+  const options: Options = { verbose: false, build: true, jobs: 8, live: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--file') options.file = argv[++i];
     else if (arg === '--grep') options.grep = argv[++i];
     else if (arg === '--jobs') options.jobs = Number(argv[++i]);
     else if (arg === '--no-build') options.build = false;
+    else if (arg === '--live') options.live = true;
     else if (arg === '--sandbox') options.sandbox = argv[++i];
     else if (arg === '--release') continue;
     else if (arg === '-v' || arg === '--verbose') options.verbose = true;
@@ -95,31 +101,8 @@ function runOurs(c: LoadedCase): Promise<Outcome> {
   });
 }
 
-async function sandboxRunner(wasmDir: string): Promise<(c: LoadedCase) => Promise<Outcome>> {
-  const { Sandbox } = await import('../src/host/node/index.js');
-  return async (c: LoadedCase): Promise<Outcome> => {
-    const sandbox = await Sandbox.create({ files: c.files, wasmDir });
-    try {
-      const result = await sandbox.run(c.script, {
-        env: caseEnv(SANDBOX_HOME, '/usr/local/bin:/usr/bin:/bin'),
-        stdin: c.stdin,
-        timeoutMs: c.timeout ?? 10_000,
-      });
-      return {
-        stdout: Buffer.from(result.stdoutBytes),
-        stderr: Buffer.from(result.stderrBytes),
-        status: result.exitCode,
-        timedOut: result.errorClass === 'timeout',
-      };
-    } finally {
-      await sandbox.destroy();
-    }
-  };
-}
-
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
-  const runSandbox = options.sandbox !== undefined ? await sandboxRunner(options.sandbox) : undefined;
   if (options.sandbox !== undefined) options.build = false;
   if (options.build) {
     execFileSync('/usr/bin/cargo', ['build', ...(release ? ['--release'] : []), '-p', 'shell'], {
@@ -131,38 +114,22 @@ async function main(): Promise<void> {
   let cases = loadSuite('bash');
   if (options.file) cases = cases.filter((c) => c.file.replace(/\.yaml$/, '') === options.file);
   if (options.grep) cases = cases.filter((c) => c.id.includes(options.grep as string));
-  let passed = 0;
-  let failed = 0;
-  let known = 0;
-  let skipped = 0;
+  // With --sandbox, the cases run first, in sandboxes as `npm test` runs them.
+  const inSandbox = options.sandbox === undefined ? undefined : await runInSandboxes(cases.filter((c) => !c.skip), { wasmDir: options.sandbox });
+  const ours = async (c: LoadedCase): Promise<Outcome> => inSandbox?.get(c.id) ?? runOurs(c);
+  const recorded = recordedOutcomes(cases);
+  const reference = async (c: LoadedCase): Promise<Outcome> => (options.live ? runWithBash(c) : recordedOutcome(recorded, c));
+  const tally = new Tally(options.verbose);
   const queue = [...cases];
   const worker = async (): Promise<void> => {
     for (let c = queue.shift(); c !== undefined; c = queue.shift()) {
-      if (c.skip) {
-        skipped++;
-        continue;
-      }
-      const [expected, actual] = await Promise.all([runWithBash(c), runSandbox ? runSandbox(c) : runOurs(c)]);
-      const verdict = compare(c, expected, actual);
-      if (verdict.pass) {
-        passed++;
-        if (c.known_failure) console.log(`FIXED? ${c.id} passes but is marked known_failure`);
-        if (options.verbose) console.log(`ok   ${c.id}`);
-      } else if (c.known_failure) {
-        known++;
-        if (options.verbose) console.log(`known ${c.id}: ${c.known_failure}\n${verdict.detail}\n`);
-      } else {
-        failed++;
-        console.log(`FAIL ${c.id}\n${verdict.detail}\n`);
-      }
+      if (c.skip) tally.skipped++;
+      else await tally.record(c, () => reference(c), await ours(c));
     }
   };
   await Promise.all(Array.from({ length: options.jobs }, worker));
-  const total = passed + failed + known;
-  const rate = total === 0 ? 0 : (100 * passed) / total;
-  console.log(`${passed} passed, ${failed} failed, ${known} known failures, ${skipped} skipped (${rate.toFixed(1)}% pass)`);
-  process.exitCode = failed > 0 ? 1 : 0;
-  if (runSandbox) (await import('../src/host/node/index.js')).drainWarmPool();
+  console.log(tally.summary());
+  process.exitCode = tally.failed > 0 ? 1 : 0;
 }
 
 main().catch((error: unknown) => {

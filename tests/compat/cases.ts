@@ -1,6 +1,7 @@
 // Compatibility cases are data: YAML files under tests/compat/<suite>/<topic>.yaml, each a
-// list of cases replayed with the real tool (the oracle) and with ours, comparing stdout
-// and exit status byte for byte.
+// list of cases run with ours and compared byte for byte (stdout and exit status, stderr
+// when asked) with the real tool's result, recorded beside them in <topic>.recorded.yaml
+// (recording.ts).
 
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +42,7 @@ export function loadSuite(suite: string): LoadedCase[] {
   const dir = join(COMPAT_ROOT, suite);
   if (!existsSync(dir)) return [];
   const out: LoadedCase[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml') && !f.endsWith('.recorded.yaml')).sort()) {
     const cases = parse(readFileSync(join(dir, file), 'utf8')) as CompatCase[] | null;
     if (!Array.isArray(cases)) throw new Error(`${suite}/${file}: expected a list of cases`);
     const seen = new Set<string>();
