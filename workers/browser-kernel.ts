@@ -5,18 +5,21 @@
 // Python (docs/python.md): where SharedArrayBuffer exists (a cross-origin isolated page)
 // each interpreter runs in a nested Worker of this one (mode 1); elsewhere it runs inline
 // on this thread (mode 3). Either way Pyodide's assets are handed down by the page over a
-// MessagePort of its own.
+// MessagePort of its own. Foreign WASI programs run in nested Workers too, where
+// SharedArrayBuffer exists (docs/wasi.md).
 
 import * as Comlink from 'comlink';
 import { KernelService } from '../src/kernel/kernel-service.js';
-import type { ExternalProgram } from '../src/kernel/proc/module-registry.js';
+import type { ExternalProgram } from '../src/kernel/sys/external-program.js';
 import { createInlinePythonProgram } from '../src/kernel/python/inline-program.js';
 import type { CreatePyodideModule } from '../src/kernel/python/pyodide-boot.js';
 import { guardEndpoint, installErrorTransfer } from '../src/protocol/channel.js';
 import { FORBIDDEN_GLOBALS, hardenRealm } from './harden.js';
-import { PYTHON_TOOLS, PageAssetsLink, browserPythonPrograms, type WorkerConstructor } from './python-browser-host.js';
-import { isPythonPortMessage } from './python-browser-protocol.js';
+import { PYTHON_TOOLS, PageAssetsLink, browserPythonPrograms } from '../src/kernel/python/browser-launcher.js';
+import { isPythonPortMessage } from '../src/protocol/python-assets.js';
 import pythonWorkerScript from './python-browser-worker.ts?worker&url';
+import wasiWorkerScript from './wasi-browser-worker.ts?worker&url';
+import { browserForeignWorkerFactory, type WorkerConstructor } from '../src/kernel/abi/foreign/browser-launcher.js';
 
 const scope = globalThis as unknown as DedicatedWorkerGlobalScope;
 // The host names the worker `airlock-sandbox:<messageBytes>`.
@@ -26,6 +29,7 @@ const close = scope.close.bind(scope);
 // Captured before hardenRealm() removes it: only this module starts Python workers.
 const NestedWorker = (globalThis as { Worker?: WorkerConstructor }).Worker;
 const pythonWorkerUrl = new URL(pythonWorkerScript, scope.location.href).href;
+const wasiWorkerUrl = new URL(wasiWorkerScript, scope.location.href).href;
 
 const pythonAssets = new PageAssetsLink();
 // The page's Python port travels outside comlink; it is taken before comlink sees it.
@@ -57,16 +61,23 @@ function inlinePython(): ExternalProgram {
   });
 }
 
-function pythonPrograms(): Array<{ tools: string[]; program: ExternalProgram }> {
+/** Whether nested workers with a SharedArrayBuffer channel can run here (Python's mode 1, foreign WASI programs). */
+function canBlockInWorkers(): boolean {
   const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
-  if (isolated && typeof SharedArrayBuffer === 'function' && NestedWorker !== undefined) {
+  return isolated && typeof SharedArrayBuffer === 'function' && NestedWorker !== undefined;
+}
+
+function pythonPrograms(): Array<{ tools: string[]; program: ExternalProgram }> {
+  if (canBlockInWorkers() && NestedWorker !== undefined) {
     return browserPythonPrograms(NestedWorker, pythonWorkerUrl, pythonAssets);
   }
   return [{ tools: PYTHON_TOOLS, program: inlinePython() }];
 }
 
 installErrorTransfer();
-const service = new KernelService((event) => post(event), FORBIDDEN_GLOBALS, () => pythonPrograms());
+// Foreign WASI programs only where they can block in a worker; elsewhere they say so (126).
+const foreignWorkers = canBlockInWorkers() && NestedWorker !== undefined ? browserForeignWorkerFactory(NestedWorker, wasiWorkerUrl) : undefined;
+const service = new KernelService((event) => post(event), FORBIDDEN_GLOBALS, () => pythonPrograms(), foreignWorkers);
 const endpoint = guardEndpoint(scope as unknown as Comlink.Endpoint, messageBytes, () => close());
 hardenRealm(scope);
 Comlink.expose(service, endpoint);

@@ -1,4 +1,4 @@
-// Realm hardening, done before anything untrusted runs (ARCHITECTURE.md §1): the network
+// Realm hardening, done before anything untrusted runs (docs/architecture.md §1): the network
 // and storage globals are removed, and shadowed on the global object so a copy left on a
 // prototype (browsers define fetch on WorkerGlobalScope.prototype) is unreachable too.
 // String code generation is disabled by the embedder: CSP without 'unsafe-eval' in the

@@ -12,7 +12,8 @@ import { installErrorTransfer } from '../src/protocol/channel.js';
 import type { KernelInit, ModuleSpec } from '../src/protocol/messages.js';
 import { framedEndpoint } from '../src/protocol/node-framing.js';
 import { FORBIDDEN_GLOBALS, hardenRealm } from './harden.js';
-import { nodeInlinePythonPrograms, nodePythonPrograms } from './python-node-host.js';
+import { nodeInlinePythonPrograms, nodePythonPrograms } from '../src/kernel/python/node-launcher.js';
+import { nodeForeignWorkerFactory } from '../src/kernel/abi/foreign/node-launcher.js';
 
 const exit = process.exit.bind(process);
 const argument = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -23,6 +24,7 @@ const pythonSnapshot = argument('airlock-python-snapshot');
 const pythonInline = process.argv.includes('--airlock-python-inline');
 // Bundled next to this file by scripts/bundle-node-kernel.mjs.
 const pythonWorkerScript = new URL('./python-worker.mjs', import.meta.url);
+const wasiWorkerScript = new URL('./wasi-worker.mjs', import.meta.url);
 
 interface ManifestModule {
   name: string;
@@ -57,6 +59,7 @@ class NodeKernelService extends KernelService {
 
 const service = new NodeKernelService((event) => endpoint.postMessage(event), FORBIDDEN_GLOBALS, () =>
   pythonInline ? nodeInlinePythonPrograms(pyodideDir, pythonSnapshot) : nodePythonPrograms(pyodideDir, pythonWorkerScript, pythonSnapshot),
+  nodeForeignWorkerFactory(wasiWorkerScript),
 );
 hardenRealm();
 Comlink.expose(service, endpoint);

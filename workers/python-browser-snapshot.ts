@@ -4,11 +4,12 @@
 // ever runs here — collects the snapshot it reports over the channel and posts the bytes
 // up for the page to cache. The browser counterpart of workers/python-snapshot-builder.ts.
 
-import { ChannelHost } from '../src/kernel/python/channel.js';
+import { ChannelServer } from '../src/kernel/python/channel.js';
 import { collectSnapshot } from '../src/kernel/python/snapshot-collector.js';
 import { hardenRealm } from './harden.js';
-import { browserPythonWorkerFactory, type WorkerConstructor } from './python-browser-host.js';
-import type { BuilderAnswer, BuilderRequest, PythonAssetsMessage } from './python-browser-protocol.js';
+import { browserPythonWorkerFactory } from '../src/kernel/python/browser-launcher.js';
+import type { WorkerConstructor } from '../src/kernel/abi/foreign/browser-launcher.js';
+import type { BuilderAnswer, BuilderRequest, PythonAssetsMessage } from '../src/protocol/python-assets.js';
 import pythonWorkerScript from './python-browser-worker.ts?worker&url';
 
 const scope = globalThis as unknown as DedicatedWorkerGlobalScope;
@@ -22,7 +23,7 @@ const answer = (message: BuilderAnswer): void => post(message, message.op === 's
 async function build(request: BuilderRequest): Promise<BuilderAnswer> {
   if (NestedWorker === undefined || typeof SharedArrayBuffer !== 'function') return { op: 'failed', reason: 'no nested workers or SharedArrayBuffer' };
   const assets: PythonAssetsMessage = { op: 'assets', module: request.module, stdlib: request.stdlib, script: request.script };
-  const channel = ChannelHost.create();
+  const channel = ChannelServer.create();
   const factory = browserPythonWorkerFactory(NestedWorker, pythonWorkerUrl, () => Promise.resolve(assets), true);
   const worker = factory({ channel: channel.buffer, interrupt: new SharedArrayBuffer(4) });
   try {

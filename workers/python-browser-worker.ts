@@ -1,5 +1,5 @@
 // Entry point of a Python worker in the browser: a dedicated Worker started by the kernel
-// worker (workers/python-browser-host.ts), served with the same CSP as the kernel worker
+// worker (src/kernel/python/browser-launcher.ts), served with the same CSP as the kernel worker
 // (no string code generation, connect-src 'none'). Its realm is hardened before Pyodide's
 // code is loaded; everything it needs arrives in its one message, after which its only
 // link to the kernel is the SharedArrayBuffer channel. It never posts anything back.
@@ -7,7 +7,7 @@
 import type { CreatePyodideModule } from '../src/kernel/python/pyodide-boot.js';
 import { runPythonWorker } from '../src/kernel/python/worker-runtime.js';
 import { hardenRealm, removeGlobals } from './harden.js';
-import type { BrowserPythonWorkerData } from './python-browser-protocol.js';
+import type { BrowserPythonWorkerData } from '../src/protocol/python-assets.js';
 
 const scope = globalThis as unknown as DedicatedWorkerGlobalScope;
 hardenRealm(scope);

@@ -9,7 +9,7 @@ import { workerData } from 'node:worker_threads';
 import { runPythonWorker } from '../src/kernel/python/worker-runtime.js';
 import type { CreatePyodideModule } from '../src/kernel/python/pyodide-boot.js';
 import { hardenRealm } from './harden.js';
-import type { NodePythonWorkerData } from './python-node-host.js';
+import type { NodePythonWorkerData } from '../src/kernel/python/node-launcher.js';
 
 const data = workerData as NodePythonWorkerData;
 hardenRealm();

@@ -5,9 +5,9 @@
 // half of one). The sandbox children only ever read the result.
 
 import { renameSync, writeFileSync } from 'node:fs';
-import { ChannelHost } from '../src/kernel/python/channel.js';
+import { ChannelServer } from '../src/kernel/python/channel.js';
 import { collectSnapshot } from '../src/kernel/python/snapshot-collector.js';
-import { nodePythonWorkerFactory } from './python-node-host.js';
+import { nodePythonWorkerFactory } from '../src/kernel/python/node-launcher.js';
 
 const argument = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const out = argument('out');
@@ -17,7 +17,7 @@ if (out === undefined || pyodideDir === undefined) {
   process.exit(2);
 }
 
-const channel = ChannelHost.create();
+const channel = ChannelServer.create();
 const factory = nodePythonWorkerFactory(pyodideDir, new URL('./python-worker.mjs', import.meta.url), { makeSnapshot: true });
 const worker = factory({ channel: channel.buffer, interrupt: new SharedArrayBuffer(4) });
 const outcome = await collectSnapshot(channel, worker.failed);

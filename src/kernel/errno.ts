@@ -17,6 +17,7 @@ export const Errno = {
   ISDIR: wasi.ERRNO_ISDIR,
   LOOP: wasi.ERRNO_LOOP,
   MFILE: wasi.ERRNO_MFILE,
+  MSGSIZE: wasi.ERRNO_MSGSIZE,
   NAMETOOLONG: wasi.ERRNO_NAMETOOLONG,
   NOBUFS: wasi.ERRNO_NOBUFS,
   NOENT: wasi.ERRNO_NOENT,
@@ -28,6 +29,7 @@ export const Errno = {
   NOTEMPTY: wasi.ERRNO_NOTEMPTY,
   NOTSUP: wasi.ERRNO_NOTSUP,
   NOTTY: wasi.ERRNO_NOTTY,
+  NXIO: wasi.ERRNO_NXIO,
   PERM: wasi.ERRNO_PERM,
   PIPE: wasi.ERRNO_PIPE,
   ROFS: wasi.ERRNO_ROFS,
@@ -39,14 +41,21 @@ export const Errno = {
   CONNREFUSED: wasi.ERRNO_CONNREFUSED,
 } as const;
 
-/** A failed kernel operation: the errno the process sees and why. */
+/**
+ * A failed kernel operation: the errno the process sees and why. An errno is an answer,
+ * not a fault: programs meet thousands (a PATH search is a row of ENOENTs), so no stack
+ * trace is taken — capturing one cost more than the call that failed.
+ */
 export class KernelError extends Error {
-  constructor(
-    readonly errno: number,
-    message: string,
-  ) {
+  readonly errno: number;
+
+  constructor(errno: number, message: string) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'KernelError';
+    this.errno = errno;
   }
 }
 

@@ -17,8 +17,11 @@ import {
 } from '../protocol/messages.js';
 import type { ChangeBatch, InodeRecord, MountEntry } from '../protocol/records.js';
 import { Kernel } from './kernel.js';
-import type { ExternalProgram } from './proc/module-registry.js';
+import type { ExternalProgram } from './sys/external-program.js';
+import type { ForeignWorkerFactory } from './abi/foreign/foreign-program.js';
 import type { NetHead } from '../protocol/network.js';
+import { RefusalTally } from './sys/refusal-tally.js';
+import { ExtensionCalls } from './extensions/extension-calls.js';
 
 const FLUSH_BYTES = 64 * 1024;
 
@@ -56,6 +59,8 @@ class OutputBatcher {
 export class KernelService implements KernelApi {
   private kernel: Kernel | undefined;
   private readonly output: OutputBatcher;
+  private readonly refusals: RefusalTally;
+  private readonly extensions: ExtensionCalls;
 
   constructor(
     private readonly emit: (event: WorkerEvent) => void,
@@ -63,8 +68,16 @@ export class KernelService implements KernelApi {
     private readonly forbiddenGlobals: readonly string[] = [],
     /** Programs this worker provides itself (Python), built from the init message. */
     private readonly externals: (init: KernelInit) => Array<{ tools: string[]; program: ExternalProgram }> = () => [],
+    /** Starts the workers foreign WASI programs run in; undefined where none can start. */
+    private readonly foreignWorkers?: ForeignWorkerFactory,
   ) {
     this.output = new OutputBatcher(emit);
+    this.refusals = new RefusalTally((runId, refusals) => emit({ airlockEvent: 'refusals', runId, refusals }));
+    this.extensions = new ExtensionCalls((event) => {
+      // What the run wrote before the call reaches the host first.
+      this.output.flush();
+      emit(event);
+    });
   }
 
   private get k(): Kernel {
@@ -77,6 +90,9 @@ export class KernelService implements KernelApi {
       throw new ProtocolError(`protocol version ${init.protocolVersion} is not supported (this kernel speaks ${PROTOCOL_VERSION})`);
     }
     if (this.kernel !== undefined) throw new ProtocolError('the kernel is already initialised');
+    const externals = this.externals(init);
+    // Every process learns the extensions' names (Python's airlock_extensions reads them).
+    if ((init.extensions ?? []).length > 0) init = { ...init, env: { AIRLOCK_EXTENSIONS: (init.extensions ?? []).map((decl) => decl.name).join(' '), ...init.env } };
     this.kernel = new Kernel(init, {
       output: (runId, stream, data) => this.output.add(runId, stream, data),
       netRequest: (id, request) => {
@@ -84,8 +100,42 @@ export class KernelService implements KernelApi {
         this.output.flush();
         this.emit({ airlockEvent: 'net-request', id, request });
       },
-    }, this.externals(init));
-    return { tools: this.kernel.modules.tools() };
+      stdinWanted: (runId) => {
+        // The program's prompt (written before it reads) must reach the host first.
+        this.output.flush();
+        this.emit({ airlockEvent: 'stdin-wanted', runId });
+      },
+      refused: (refusal) => this.refusals.add(refusal),
+      packageReported: (report) => this.emit({ airlockEvent: 'package', report }),
+      runClock: (runId, held) => this.emit({ airlockEvent: 'run-clock', runId, held }),
+      terminalMode: (runId, flags) => {
+        // What the program wrote before changing the mode is shown in the old mode.
+        this.output.flush();
+        this.emit({ airlockEvent: 'terminal-mode', runId, flags });
+      },
+      ...(init.traceExec === true ? { exec: (path: string, argv: string[]) => this.emit({ airlockEvent: 'exec', path, argv }) } : {}),
+    }, [...externals, ...this.extensionPrograms(init, externals)], this.foreignWorkers);
+    return { tools: this.kernel.programs.tools() };
+  }
+
+  /** The extensions' commands; a name that is already a tool is refused, never replaced. */
+  private extensionPrograms(init: KernelInit, externals: Array<{ tools: string[] }>): ReturnType<ExtensionCalls['programs']> {
+    const decls = init.extensions ?? [];
+    const taken = new Set([...init.modules.flatMap((module) => module.tools), ...externals.flatMap((external) => external.tools), 'bash', 'sh']);
+    for (const decl of decls) if (taken.has(decl.name)) throw new ProtocolError(`extension ${decl.name}: a tool of that name is already installed`);
+    return this.extensions.programs(decls);
+  }
+
+  async extensionRead(callId: number, max: number): Promise<Uint8Array> {
+    return this.extensions.read(callId, max);
+  }
+
+  async extensionWrite(callId: number, stream: 'stdout' | 'stderr', data: Uint8Array): Promise<void> {
+    return this.extensions.write(callId, stream, data);
+  }
+
+  async extensionExit(callId: number, status: number, output?: { stdout?: Uint8Array; stderr?: Uint8Array }): Promise<void> {
+    this.extensions.exit(callId, status, output);
   }
 
   async run(request: RunRequest): Promise<RunReply> {
@@ -94,10 +144,13 @@ export class KernelService implements KernelApi {
       const bytes = new TextEncoder().encode(request.command).length;
       if (bytes > kernel.limits.commandBytes) throw new LimitError('commandBytes', kernel.limits.commandBytes, `command is ${bytes} bytes; the limit commandBytes is ${kernel.limits.commandBytes}`);
     }
+    this.refusals.setRun(request.runId);
     try {
       return await kernel.run(request);
     } finally {
       this.output.flush();
+      // The run's refusals reach the host before its reply.
+      this.refusals.setRun(null);
     }
   }
 
@@ -107,6 +160,10 @@ export class KernelService implements KernelApi {
 
   async writeStdin(runId: number, data: Uint8Array | null): Promise<void> {
     this.k.writeStdin(runId, data);
+  }
+
+  async resizeTerminal(size: { cols: number; rows: number }): Promise<void> {
+    this.k.resizeTerminal(size);
   }
 
   async readFile(path: string, range?: { offset: number; length: number }): Promise<Uint8Array> {
@@ -124,6 +181,10 @@ export class KernelService implements KernelApi {
 
   async mkdir(path: string, options?: { recursive?: boolean; mode?: number }): Promise<void> {
     this.k.fs.mkdir(path, options);
+  }
+
+  async symlink(target: string, path: string): Promise<void> {
+    this.k.fs.symlink(target, path);
   }
 
   async stat(path: string, options?: { follow?: boolean }): Promise<StatResult> {

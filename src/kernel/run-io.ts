@@ -2,8 +2,9 @@
 // the session's console, which forwards to whichever run is current, so background jobs
 // started by one run write into the output of the run that is going on when they write.
 
-import { Blocker, type MaybeBlocked } from './proc/blocker.js';
-import type { InputSource, OutputTarget } from './wasi/stream-descriptions.js';
+import { WaitQueue, type MaybeBlocked } from './fd/blocker.js';
+import type { InputSource, OutputTarget } from './fd/stream-descriptions.js';
+import type { Tty } from './fd/tty.js';
 
 export type StreamName = 'stdout' | 'stderr';
 
@@ -12,15 +13,17 @@ export interface CaptureLimits {
   stderrBytes: number;
 }
 
-/** Output of one run: kept up to its limit (then `truncated`), streamed as it comes. */
+/**
+ * Output of one run: streamed as it comes, up to its limit (then `truncated`). Nothing is
+ * kept here: the host collects the streamed chunks, and the reply only says how it ended.
+ */
 export class RunCapture {
-  private readonly chunks: Record<StreamName, Uint8Array[]> = { stdout: [], stderr: [] };
   private readonly sizes: Record<StreamName, number> = { stdout: 0, stderr: 0 };
   readonly truncated: Record<StreamName, boolean> = { stdout: false, stderr: false };
 
   constructor(
     private readonly limits: CaptureLimits,
-    private readonly onChunk?: (stream: StreamName, bytes: Uint8Array) => void,
+    private readonly onChunk: (stream: StreamName, bytes: Uint8Array) => void,
   ) {}
 
   write(stream: StreamName, bytes: Uint8Array): void {
@@ -30,21 +33,11 @@ export class RunCapture {
       if (bytes.length > 0) this.truncated[stream] = true;
       return;
     }
+    // A copy: the bytes are a view of the writer's memory, which it reuses at once.
     const kept = bytes.length > room ? bytes.slice(0, room) : bytes.slice();
     if (bytes.length > room) this.truncated[stream] = true;
-    this.chunks[stream].push(kept);
     this.sizes[stream] += kept.length;
-    this.onChunk?.(stream, kept);
-  }
-
-  collect(stream: StreamName): Uint8Array {
-    const out = new Uint8Array(this.sizes[stream]);
-    let offset = 0;
-    for (const chunk of this.chunks[stream]) {
-      out.set(chunk, offset);
-      offset += chunk.length;
-    }
-    return out;
+    this.onChunk(stream, kept);
   }
 }
 
@@ -52,6 +45,8 @@ export class RunCapture {
 export class SessionConsole implements OutputTarget {
   current: RunCapture | undefined;
   terminal = false;
+
+  constructor(readonly tty?: Tty) {}
 
   write(stream: StreamName, bytes: Uint8Array): void {
     this.current?.write(stream, bytes);
@@ -63,6 +58,8 @@ export class SessionInput implements InputSource {
   current: RunInput | undefined;
   terminal = false;
 
+  constructor(readonly tty?: Tty) {}
+
   read(max: number): MaybeBlocked<Uint8Array> {
     if (this.current === undefined) return new Uint8Array(0);
     return this.current.read(max);
@@ -73,34 +70,39 @@ export class SessionInput implements InputSource {
 export class RunInput {
   private readonly queue: Uint8Array[] = [];
   private closed: boolean;
-  private readonly waiters: Blocker[] = [];
+  private readonly waiters = new WaitQueue('external', 'terminal input');
 
-  constructor(initial: Uint8Array | undefined, keepOpen: boolean) {
+  constructor(
+    initial: Uint8Array | undefined,
+    keepOpen: boolean,
+    /** Called when a read finds nothing and waits: the terminal then sends a typed line. */
+    private readonly onWait?: () => void,
+    /** Called when input arrives (or ends) after such a wait. */
+    private readonly onInput?: () => void,
+  ) {
     if (initial !== undefined && initial.length > 0) this.queue.push(initial);
     this.closed = !keepOpen;
   }
 
   push(bytes: Uint8Array): void {
     if (this.closed) return;
+    this.onInput?.();
     this.queue.push(bytes);
-    for (const waiter of this.waiters.splice(0)) waiter.wake();
+    this.waiters.wakeAll();
   }
 
   close(): void {
+    this.onInput?.();
     this.closed = true;
-    for (const waiter of this.waiters.splice(0)) waiter.wake();
+    this.waiters.wakeAll();
   }
 
   read(max: number): MaybeBlocked<Uint8Array> {
     const head = this.queue[0];
     if (head === undefined) {
       if (this.closed) return new Uint8Array(0);
-      const blocker = new Blocker('external', 'terminal input');
-      this.waiters.push(blocker);
-      blocker.onSettle(() => {
-        const index = this.waiters.indexOf(blocker);
-        if (index >= 0) this.waiters.splice(index, 1);
-      });
+      const blocker = this.waiters.wait();
+      this.onWait?.();
       return blocker;
     }
     if (head.length <= max) {

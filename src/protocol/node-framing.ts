@@ -21,6 +21,13 @@ export function framedEndpoint(stream: Duplex, limitBytes: number, onOversize: (
   let bufferedBytes = 0;
   let expected = -1;
   let stopped = false;
+  let outgoing: Buffer[] = [];
+
+  const flush = (): void => {
+    const frames = outgoing;
+    outgoing = [];
+    if (!stopped && frames.length > 0) stream.write(Buffer.concat(frames));
+  };
 
   const dispatch = (data: unknown): void => {
     const event = { data } as MessageEvent;
@@ -66,7 +73,9 @@ export function framedEndpoint(stream: Duplex, limitBytes: number, onOversize: (
       const body = serialize(message);
       const header = Buffer.alloc(4);
       header.writeUInt32LE(body.length, 0);
-      stream.write(Buffer.concat([header, body]));
+      outgoing.push(header, body);
+      // Frames posted in one turn (a run's last output and its reply) leave in one write.
+      if (outgoing.length === 2) setImmediate(flush);
     },
     addEventListener(_type: string, listener: EventListenerOrEventListenerObject) {
       listeners.add(listener);

@@ -1,10 +1,19 @@
 // How a process ends, as exceptions that unwind out of wasm through the import that ended it.
 
-/** The program called proc_exit. */
+/** How a process ended, for the run result: normal exit, signal, deadline, crash. */
+export type EndReason = 'exit' | 'signal' | 'deadline' | 'sigpipe' | 'crash';
+
+/** The program called proc_exit (control flow, not a fault: no stack trace is taken). */
 export class ProcessExit extends Error {
-  constructor(readonly code: number) {
+  readonly code: number;
+
+  constructor(code: number) {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`exit ${code}`);
+    Error.stackTraceLimit = limit;
     this.name = 'ProcessExit';
+    this.code = code;
   }
 }
 
@@ -31,3 +40,10 @@ export const IGNORED_BY_DEFAULT = new Set([0, 17, 18, 19, 20, 21, 22, 23, 28]);
 
 export const DEADLINE_STATUS = 124;
 export const SIGPIPE_STATUS = 128 + 13;
+
+/** The status and reason of an end by ProcessExit or ProcessKilled; undefined for any other error. */
+export function endOf(error: unknown): { status: number; reason: EndReason } | undefined {
+  if (error instanceof ProcessExit) return { status: error.code & 0xff, reason: 'exit' };
+  if (error instanceof ProcessKilled) return { status: error.status, reason: error.reason };
+  return undefined;
+}

@@ -1,15 +1,13 @@
 // All processes of a sandbox: spawning (with descriptor inheritance), waiting, signals.
 
 import { Errno, KernelError, fail } from '../errno.js';
-import type { Description } from '../wasi/description.js';
+import { WaitQueue, type Blocker } from '../fd/blocker.js';
+import type { Description } from '../fd/description.js';
 import type { ProcessSource, ProcessView } from '../vfs/procfs.js';
-import { Blocker } from './blocker.js';
-import { IGNORED_BY_DEFAULT, ProcessKilled } from './exit.js';
-import type { Program } from './module-registry.js';
-import type { ProcessSyscalls } from './process-syscalls.js';
-import { Process, type ImportBuilder } from './process.js';
+import { IGNORED_BY_DEFAULT, ProcessKilled, SIGNALS } from './exit.js';
+import type { Program } from './process.js';
+import { Process } from './process.js';
 import type { Scheduler } from './scheduler.js';
-import { MemoryPool } from './memory-pool.js';
 
 export interface SpawnSpec {
   parent: Process | undefined;
@@ -30,9 +28,15 @@ export interface SpawnSpec {
 }
 
 export interface ProcessTableHooks {
-  buildImports: ImportBuilder;
-  syscallsFor(process: Process): ProcessSyscalls;
   memoryLimitBytes(): number;
+  /** Processes alive at once (limits.processes). */
+  processLimit(): number;
+  /** A spawn was refused by the process limit (before it fails with EAGAIN). */
+  processLimitReached?(limit: number): void;
+  /** A process ended at memoryBytes. */
+  memoryLimitReached?(): void;
+  /** Why no process may start now (a run being ended at its limit), or undefined. */
+  spawnsClosed?(): string | undefined;
   /** Writes a kernel message to a process's stderr (crashes, refusals). */
   writeStderr(process: Process, text: string): void;
   onExit?(process: Process): void;
@@ -41,8 +45,10 @@ export interface ProcessTableHooks {
 export class ProcessTable implements ProcessSource {
   private readonly processes = new Map<number, Process>();
   private nextPid = 1;
-  private readonly childWaiters = new Map<number, Blocker[]>();
-  private readonly memories = new MemoryPool();
+  /** Parents waiting for a child to end, by the parent's pid. */
+  private readonly childWaiters = new Map<number, WaitQueue>();
+  /** Processes spawned and not yet finished (what limits.processes counts). */
+  private live = 0;
   readonly bootTime = performance.now();
 
   constructor(
@@ -58,8 +64,23 @@ export class ProcessTable implements ProcessSource {
     return [...this.processes.values()];
   }
 
-  /** Creates a process and starts it on a later microtask; returns it at once. */
+  /** Processes alive now (spawned, not yet finished). */
+  get liveCount(): number {
+    return this.live;
+  }
+
+  /**
+   * Creates a process and starts it on a later microtask; returns it at once. EAGAIN when
+   * the sandbox already has limits.processes processes, as fork(2) under RLIMIT_NPROC.
+   */
   spawn(spec: SpawnSpec): Process {
+    const closed = this.hooks.spawnsClosed?.();
+    if (closed !== undefined) fail(Errno.AGAIN, closed);
+    const limit = this.hooks.processLimit();
+    if (this.live >= limit) {
+      this.hooks.processLimitReached?.(limit);
+      fail(Errno.AGAIN, `process limit reached: ${limit} processes per sandbox (processes)`);
+    }
     const pid = this.nextPid++;
     const process = new Process({
       pid,
@@ -77,6 +98,10 @@ export class ProcessTable implements ProcessSource {
     });
     for (const [fd, description] of spec.fds) process.fds.set(fd, description);
     process.fds.add(spec.preopen, 3);
+    this.live += 1;
+    process.onFinish(() => {
+      this.live -= 1;
+    });
     this.processes.set(pid, process);
     this.scheduler.add(process);
     // From the scheduler's ready queue, so that a child spawned by a process that cannot
@@ -110,27 +135,29 @@ export class ProcessTable implements ProcessSource {
       this.scheduler.remove(process);
       this.onExited(process);
     });
-    if (process.pendingKill !== undefined) {
-      process.finish(process.pendingKill.status);
-    } else {
-      void process.run({
-        buildImports: this.hooks.buildImports,
-        syscallsFor: this.hooks.syscallsFor,
-        memoryLimitBytes: this.hooks.memoryLimitBytes(),
-        memories: this.memories,
-        writeError: (text) => this.hooks.writeStderr(process, text),
-      });
+    const program = process.program;
+    if (process.pendingKill !== undefined || program === undefined) {
+      process.end(process.pendingKill?.status ?? 1, process.pendingKill?.reason ?? 'crash');
+      return;
     }
+    process.state = 'running';
+    void program.run(process, {
+      memoryLimitBytes: this.hooks.memoryLimitBytes(),
+      writeError: (text) => this.hooks.writeStderr(process, text),
+      memoryLimitReached: () => this.hooks.memoryLimitReached?.(),
+    });
   }
 
   private onExited(process: Process): void {
     this.hooks.onExit?.(process);
+    // An ended process waits for nothing any more.
+    this.childWaiters.delete(process.pid);
     const parent = process.ppid === 0 ? undefined : this.processes.get(process.ppid);
     if (parent === undefined || parent.state === 'exited') {
       // Nobody will wait for it: reap at once.
       this.reap(process);
     } else {
-      for (const waiter of (this.childWaiters.get(parent.pid) ?? []).slice()) waiter.wake();
+      this.childWaiters.get(parent.pid)?.wakeAll();
     }
     // Its children that already ended are orphans nobody will wait for.
     for (const child of [...this.processes.values()]) {
@@ -152,16 +179,9 @@ export class ProcessTable implements ProcessSource {
       return { pid: done.pid, status: done.status as number };
     }
     if (noHang) return undefined;
-    const blocker = new Blocker('internal', 'wait for child');
-    const list = this.childWaiters.get(parent.pid) ?? [];
-    list.push(blocker);
-    this.childWaiters.set(parent.pid, list);
-    blocker.onSettle(() => {
-      const index = list.indexOf(blocker);
-      if (index >= 0) list.splice(index, 1);
-      if (list.length === 0) this.childWaiters.delete(parent.pid);
-    });
-    return blocker;
+    let queue = this.childWaiters.get(parent.pid);
+    if (queue === undefined) this.childWaiters.set(parent.pid, (queue = new WaitQueue('internal', 'wait for child')));
+    return queue.wait();
   }
 
   /** Forgets an ended process: its status has been collected or nobody will collect it. */
@@ -194,6 +214,11 @@ export class ProcessTable implements ProcessSource {
 
   private deliver(target: Process, signal: number): void {
     if (target.state === 'exited' || target.signalExempt) return;
+    if (signal === SIGNALS.INT && target.interruptHandler !== undefined) {
+      target.interruptHandler();
+      target.blocker?.fail(new KernelError(Errno.INTR, 'interrupted by SIGINT'));
+      return;
+    }
     const kill = new ProcessKilled(128 + signal, 'signal');
     target.pendingKill = kill;
     if (target.blocker !== undefined) target.blocker.fail(kill);
@@ -211,6 +236,11 @@ export class ProcessTable implements ProcessSource {
     return {
       pid: process.pid,
       ppid: process.ppid,
+      pgid: process.pgid,
+      startMs: process.startedAt - this.bootTime,
+      cpuMs: process.cpuMs(),
+      memoryBytes: process.memoryBytes?.() ?? 0,
+      terminal: [0, 1, 2].some((fd) => process.fds.has(fd) && process.fds.get(fd).isTerminal()),
       argv: process.argv,
       env: process.env,
       cwd: process.cwd,
@@ -226,8 +256,4 @@ export class ProcessTable implements ProcessSource {
   memoryBytes(): number {
     return this.hooks.memoryLimitBytes();
   }
-}
-
-export function isKernelError(error: unknown): error is KernelError {
-  return error instanceof KernelError;
 }

@@ -78,7 +78,7 @@ describe('limits and the allowlist', () => {
   it('caps stdout and says it was truncated', async () => {
     const t = createTestKernel({ limits: { stdoutBytes: 1000 } });
     const result = await t.run(['probe', 'emit', '5000']);
-    expect(result.stdout.length).toBe(1000);
+    expect(result.out.length).toBe(1000);
     expect(result.truncated.stdout).toBe(true);
     expect(result.exitCode).toBe(0);
   });
@@ -88,6 +88,8 @@ describe('limits and the allowlist', () => {
     const result = await t.run(['probe', 'alloc', '64']);
     expect(result.exitCode).not.toBe(0);
     expect(result.err).toMatch(/memory/);
+    expect(result.errorClass).toBe('limit');
+    expect(result.limit).toEqual({ name: 'memoryBytes', value: 32 * 1024 * 1024 });
   });
 
   it('reports a filesystem limit hit during a run', async () => {
@@ -96,5 +98,17 @@ describe('limits and the allowlist', () => {
     expect(result.out).toBe('err 51\n');
     expect(result.errorClass).toBe('limit');
     expect(result.limit).toEqual({ name: 'fsBytes', value: 10 });
+  });
+});
+
+describe('a program whose stack is too deep to suspend', () => {
+  // 64 bytes hold no call stack: the first wait overflows the buffer the stack is saved in.
+  const t = createTestKernel({ asyncifyBytes: 64 });
+
+  it('ends with a message naming the buffer, and the kernel runs on', async () => {
+    const result = await t.run(['probe', 'sleep', '1']);
+    expect(result.exitCode).toBe(139);
+    expect(result.err).toBe('probe: crashed: call stack too deep to suspend: it outgrew the 64-byte buffer that holds a waiting program\'s stack\n');
+    expect((await t.run(['probe', 'echo', 'still here'])).out).toBe('still here\n');
   });
 });

@@ -1,17 +1,34 @@
-// A process: one fresh instance of a compiled module, with its own memory, descriptor
-// table, arguments, environment and working directory. It is discarded when it exits.
+// A process: one run of a program, with its own descriptor table, arguments, environment
+// and working directory, and how it ended; it is discarded when it exits. What runs it is
+// its program's business: an asyncified wasm module instantiated afresh
+// (abi/wasm/wasm-program.ts), or a program whose code runs elsewhere and reaches the kernel
+// through the syscall core (Python, sys/external-program.ts).
 
-import { AsyncifyRunner, type AsyncifyExports } from '../wasi/asyncify.js';
-import { FdTable } from '../wasi/fd-table.js';
-import type { Blocker } from './blocker.js';
-import { ProcessExit, ProcessKilled } from './exit.js';
-import type { Program } from './module-registry.js';
-import type { ProcessSyscalls } from './process-syscalls.js';
-import type { MemoryPool } from './memory-pool.js';
+import { FdTable } from '../fd/fd-table.js';
+import type { Blocker } from '../fd/blocker.js';
+import type { EndReason, ProcessKilled } from './exit.js';
+
+/** What the process table gives a program to run a process with. */
+export interface RunEnvironment {
+  /** The sandbox's per-process memory limit (memoryBytes). */
+  memoryLimitBytes: number;
+  /** Writes a kernel message (a crash, a limit) on the process's stderr. */
+  writeError(text: string): void;
+  /** The process ended because its memory reached memoryBytes (the run then reports the limit). */
+  memoryLimitReached(): void;
+}
+
+export interface Program {
+  /** The program's name (a wasm module's name in the manifest, e.g. "coreutils"). */
+  readonly name: string;
+  /**
+   * Runs `process` to its end and ends it (Process.end) on every path: every way a program
+   * can end becomes an exit status. Never rejects.
+   */
+  run(process: Process, environment: RunEnvironment): Promise<void>;
+}
 
 export type ProcessState = 'new' | 'running' | 'exited';
-
-export const WASM_PAGE = 65536;
 
 export interface ProcessSpec {
   pid: number;
@@ -29,18 +46,6 @@ export interface ProcessSpec {
   umask: number;
 }
 
-/** The imports a process is instantiated with, built by the kernel for this process. */
-export type ImportBuilder = (process: Process, runner: AsyncifyRunner) => WebAssembly.Imports;
-
-/** What a process needs from the kernel to run. */
-export interface RunEnvironment {
-  buildImports: ImportBuilder;
-  syscallsFor(process: Process): ProcessSyscalls;
-  memoryLimitBytes: number;
-  memories: MemoryPool;
-  writeError(text: string): void;
-}
-
 export class Process {
   readonly pid: number;
   readonly ppid: number;
@@ -52,27 +57,37 @@ export class Process {
   cwd: string;
   cwdIno: number;
   readonly blob: Uint8Array;
-  readonly ignoreSigpipe: boolean;
+  /** EPIPE is returned instead of ending the process (SIG_IGN for SIGPIPE, as CPython sets). */
+  ignoreSigpipe: boolean;
   umask: number;
   readonly fds = new FdTable();
   readonly startedAt = performance.now();
+  /** When it ended (performance.now()). */
+  endedAt: number | undefined;
+  /** Time spent waiting (the scheduler keeps it): CPU time is the rest of its life. */
+  waitedMs = 0;
+  waitingSince: number | undefined;
+  /** Bytes of memory it holds, when its program can tell (a wasm instance's memory). */
+  memoryBytes: (() => number) | undefined;
 
   state: ProcessState = 'new';
   status: number | undefined;
-  /** How it ended, for the run result: normal exit, signal, deadline, crash. */
-  endReason: 'exit' | 'signal' | 'deadline' | 'sigpipe' | 'crash' | undefined;
+  endReason: EndReason | undefined;
   blocker: Blocker | undefined;
   pendingKill: ProcessKilled | undefined;
+  /**
+   * Set by a program that handles SIGINT itself (Python: KeyboardInterrupt). SIGINT then
+   * calls it and ends the current wait with EINTR instead of killing the process.
+   */
+  interruptHandler: (() => void) | undefined;
   deadlineExempt = false;
   /** Not ended by signals (the session shell: Ctrl-C reaches it through session_poll). */
   signalExempt = false;
   /** Parent still interested in the status (false once reaped or orphaned). */
   awaitingReap = true;
-  memory: WebAssembly.Memory | undefined;
 
   private readonly exitWaiters: Array<(status: number) => void> = [];
   private readonly finishHooks: Array<() => void> = [];
-  private maxPages = 0;
 
   constructor(spec: ProcessSpec) {
     this.pid = spec.pid;
@@ -89,85 +104,28 @@ export class Process {
     this.umask = spec.umask;
   }
 
+  /**
+   * CPU time in ms: its life so far less its waits. All processes share one thread and a
+   * process runs until it waits, so this is the time the thread spent on it (give or take
+   * the moments it was ready but another ran).
+   */
+  cpuMs(at = performance.now()): number {
+    const end = this.endedAt ?? at;
+    const waiting = this.waitingSince === undefined ? 0 : end - this.waitingSince;
+    return Math.max(0, end - this.startedAt - this.waitedMs - waiting);
+  }
+
   /** Resolves with the exit status once the process has ended. */
   exited(): Promise<number> {
     if (this.status !== undefined) return Promise.resolve(this.status);
     return new Promise((resolve) => this.exitWaiters.push(resolve));
   }
 
-  /**
-   * Instantiates and runs the program to its end. Never rejects: every way a program can
-   * end becomes an exit status. `writeError` reports crashes on the process's stderr.
-   */
-  async run(environment: RunEnvironment): Promise<number> {
-    const { buildImports, memoryLimitBytes, memories } = environment;
-    this.state = 'running';
-    const program = this.program;
-    this.maxPages = 0;
-    try {
-      if (program === undefined) throw new Error('process has no program');
-      if (program.kind === 'external') {
-        const status = (await program.run(this, environment.syscallsFor(this))) & 0xff;
-        this.endReason = 'exit';
-        this.finish(status);
-        return status;
-      }
-      this.maxPages = Math.max(program.memoryMinPages, Math.floor(memoryLimitBytes / WASM_PAGE));
-      if (program.memoryMinPages * WASM_PAGE > memoryLimitBytes) {
-        throw new MemoryLimitError(memoryLimitBytes);
-      }
-      this.memory = memories.take(program.memoryMinPages, this.maxPages);
-      const runner = new AsyncifyRunner();
-      const instance = new WebAssembly.Instance(program.module, buildImports(this, runner));
-      const exports = instance.exports as unknown as AsyncifyExports & {
-        _start: () => void;
-        airlock_alloc: (size: number) => number;
-      };
-      const dataPtr = exports.airlock_alloc(program.asyncifyBytes);
-      if (dataPtr === 0) throw new MemoryLimitError(memoryLimitBytes);
-      runner.attach(exports, this.memory, dataPtr, program.asyncifyBytes);
-      // The end is handled where the program ends (synchronously, possibly inside another
-      // process's Scheduler.driveUntil), so that its exit closes its descriptors at once.
-      await runner.run(
-        () => exports._start(),
-        (error) => this.conclude(error, environment),
-      ).catch(() => undefined);
-    } catch (error) {
-      this.conclude(error, environment);
-    }
-    return this.status ?? 1;
-  }
-
-  /** Turns how the program ended (an exception, or none) into its status, and finishes. */
-  private conclude(error: unknown, environment: RunEnvironment): void {
-    const { memoryLimitBytes, memories, writeError } = environment;
-    let status: number;
-    if (error === undefined) {
-      status = 0;
-      this.endReason = 'exit';
-    } else if (error instanceof ProcessExit) {
-      status = error.code & 0xff;
-      this.endReason = 'exit';
-    } else if (error instanceof ProcessKilled) {
-      status = error.status;
-      this.endReason = error.reason;
-    } else if (error instanceof MemoryLimitError) {
-      writeError(`${this.argv[0] ?? this.tool}: ${error.message}\n`);
-      status = 137;
-      this.endReason = 'crash';
-    } else {
-      status = crashStatus(error);
-      this.endReason = 'crash';
-      writeError(`${this.argv[0] ?? this.tool}: ${describeCrash(error)}\n`);
-      const size = this.memory?.buffer.byteLength ?? 0;
-      if (this.maxPages > 0 && size + 4 * 1024 * 1024 >= this.maxPages * WASM_PAGE) {
-        writeError(`${this.argv[0] ?? this.tool}: memory limit reached: wasm memory is limited to ${memoryLimitBytes} bytes per process (memoryBytes)\n`);
-      }
-    }
-    const memory = this.memory;
+  /** Ends the process with `status`, saying why (what its program reports at its end). */
+  end(status: number, reason: EndReason): void {
+    if (this.status !== undefined) return;
+    this.endReason = reason;
     this.finish(status);
-    // A crashed process may have left its memory in any state; it is zeroed either way.
-    if (memory !== undefined) memories.give(memory, this.maxPages);
   }
 
   /** Runs `hook` synchronously when the process finishes (the kernel's exit bookkeeping). */
@@ -180,31 +138,9 @@ export class Process {
     if (this.status !== undefined) return;
     this.status = status;
     this.state = 'exited';
+    this.endedAt = performance.now();
     this.fds.closeAll();
-    this.memory = undefined;
     for (const hook of this.finishHooks.splice(0)) hook();
     for (const waiter of this.exitWaiters.splice(0)) waiter(status);
   }
-}
-
-export class MemoryLimitError extends Error {
-  constructor(readonly limitBytes: number) {
-    super(`memory limit reached: wasm memory is limited to ${limitBytes} bytes per process`);
-    this.name = 'MemoryLimitError';
-  }
-}
-
-function crashStatus(error: unknown): number {
-  // A Rust panic (panic=abort) traps with `unreachable`: like SIGABRT.
-  if (error instanceof WebAssembly.RuntimeError && /unreachable/.test(error.message)) return 134;
-  return 139;
-}
-
-function describeCrash(error: unknown): string {
-  if (error instanceof WebAssembly.RuntimeError) {
-    if (/unreachable/.test(error.message)) return 'aborted';
-    return `crashed: ${error.message}`;
-  }
-  if (error instanceof RangeError) return `crashed: ${error.message}`;
-  return `crashed: ${error instanceof Error ? error.message : String(error)}`;
 }

@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { createTestKernel } from '../../../tests/helpers/test-kernel.js';
 import { Errno, KernelError } from '../errno.js';
-import { Blocker } from './blocker.js';
+import { Blocker } from '../fd/blocker.js';
 import { DEADLINE_STATUS, ProcessKilled } from './exit.js';
-import type { ExternalProgram } from './module-registry.js';
-import type { ProcessSyscalls } from './process-syscalls.js';
+import type { ExternalProgram } from '../sys/external-program.js';
+import type { Syscalls } from '../sys/syscalls.js';
 import { Scheduler, type Schedulable } from './scheduler.js';
 
 function schedulable(pid: number): Schedulable {
@@ -119,9 +119,8 @@ describe('driveUntil', () => {
 });
 
 /** A process that cannot suspend: it waits only through completeInline(), like inline Python. */
-function synchronousProgram(body: (sys: ProcessSyscalls) => string): ExternalProgram {
+function synchronousProgram(body: (sys: Syscalls) => string): ExternalProgram {
   return {
-    kind: 'external',
     name: 'sync',
     async run(_process, sys) {
       let text: string;
@@ -130,24 +129,24 @@ function synchronousProgram(body: (sys: ProcessSyscalls) => string): ExternalPro
       } catch (error) {
         text = `error ${error instanceof KernelError ? error.errno : String(error)}\n`;
       }
-      await sys.write(1, new TextEncoder().encode(text));
+      await sys.complete(sys.writeAll(1, new TextEncoder().encode(text)));
       return 0;
     },
   };
 }
 
 /** Starts `probe args...` with its stdout on a new pipe; returns the pid and the read end. */
-function spawnProbe(sys: ProcessSyscalls, args: string[]): { pid: number; readFd: number } {
+function spawnProbe(sys: Syscalls, args: string[]): { pid: number; readFd: number } {
   const [readFd, writeFd] = sys.pipe();
-  const pid = sys.spawn({ flags: 0, program: 'probe', argv: ['probe', ...args], env: [], cwd: '/home/user', fds: [{ childFd: 1, parentFd: writeFd }, { childFd: 2, parentFd: 2 }], blob: new Uint8Array(0) });
+  const pid = sys.spawn({ ignoreSigpipe: false, newGroup: false, program: 'probe', argv: ['probe', ...args], env: [], cwd: '/home/user', fds: [{ childFd: 1, parentFd: writeFd }, { childFd: 2, parentFd: 2 }], blob: new Uint8Array(0) });
   sys.close(writeFd);
   return { pid, readFd };
 }
 
-function readAll(sys: ProcessSyscalls, fd: number): Uint8Array[] {
+function readAll(sys: Syscalls, fd: number): Uint8Array[] {
   const parts: Uint8Array[] = [];
   for (;;) {
-    const part = sys.completeInline(sys.readSteps(fd, 65536));
+    const part = sys.completeInline(sys.read(fd, 65536));
     if (part.length === 0) return parts;
     parts.push(part);
   }
@@ -160,17 +159,17 @@ describe('a synchronous process driving asyncified ones', () => {
       // this process's reads, driving it, can resume it.
       const { pid, readFd } = spawnProbe(sys, ['emit', '300000']);
       const total = readAll(sys, readFd).reduce((sum, part) => sum + part.length, 0);
-      const status = sys.completeInline(sys.waitSteps(pid))?.status;
+      const status = sys.completeInline(sys.wait(pid))?.status;
       return `read ${total} status ${String(status)}\n`;
     }),
     'sync-sleep': synchronousProgram((sys) => {
       const { pid, readFd } = spawnProbe(sys, ['sleep', '20']);
       readAll(sys, readFd);
-      return `slept, status ${String(sys.completeInline(sys.waitSteps(pid))?.status)}\n`;
+      return `slept, status ${String(sys.completeInline(sys.wait(pid))?.status)}\n`;
     }),
     'sync-self': synchronousProgram((sys) => {
       const [readFd] = sys.pipe();
-      sys.completeInline(sys.readSteps(readFd, 1));
+      sys.completeInline(sys.read(readFd, 1));
       return 'unreachable\n';
     }),
   };

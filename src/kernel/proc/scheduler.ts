@@ -10,11 +10,11 @@
 //   host messages (cancel, terminal input) are not starved;
 // - the ready queue: a parked wait's continuation (an asyncified process resuming) runs
 //   from the queue once its wait ends. Normally a microtask drains it; a process that
-//   cannot suspend (inline Python, ARCHITECTURE.md §2 mode 3) drains it in place with
+//   cannot suspend (inline Python, docs/architecture.md §2 mode 3) drains it in place with
 //   driveUntil(), so the others run while it is blocked inside a synchronous call.
 
 import { Errno, KernelError } from '../errno.js';
-import { Blocker } from './blocker.js';
+import { Blocker } from '../fd/blocker.js';
 import { ProcessKilled, DEADLINE_STATUS } from './exit.js';
 
 /** What the scheduler needs to know about a process. */
@@ -25,6 +25,10 @@ export interface Schedulable {
   pendingKill: ProcessKilled | undefined;
   /** Not ended by the deadline (the session shell, which ends the run itself). */
   deadlineExempt: boolean;
+  /** Milliseconds spent in waits that have ended (for CPU time: the rest of its life). */
+  waitedMs?: number;
+  /** When the wait it is in began. */
+  waitingSince?: number;
 }
 
 const YIELD_EVERY_MS = 25;
@@ -88,10 +92,13 @@ export class Scheduler {
       return;
     }
     process.blocker = blocker;
+    process.waitingSince = now();
     if (blocker.kind === 'internal') this.internalWaits.push(process);
     else this.externalWaits += 1;
     blocker.onSettle(() => {
       process.blocker = undefined;
+      process.waitedMs = (process.waitedMs ?? 0) + (now() - (process.waitingSince ?? now()));
+      process.waitingSince = undefined;
       if (blocker.kind === 'internal') {
         const index = this.internalWaits.indexOf(process);
         if (index >= 0) this.internalWaits.splice(index, 1);
@@ -219,6 +226,15 @@ export class Scheduler {
   /** Milliseconds until the deadline, or undefined when there is none. */
   remaining(): number | undefined {
     return this.deadlineAt === undefined ? undefined : Math.max(0, this.deadlineAt - now());
+  }
+
+  /**
+   * What every system call checks first: a process with a pending kill, or past the
+   * deadline, ends now (the kill unwinds out of the call).
+   */
+  checkAlive(process: Schedulable, at?: number): void {
+    if (process.pendingKill !== undefined) throw process.pendingKill;
+    if (this.pastDeadline(process, at)) throw new ProcessKilled(DEADLINE_STATUS, 'deadline');
   }
 
   /** Whether `process` must end now because the deadline passed (`at`: the current time). */

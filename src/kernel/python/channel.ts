@@ -1,7 +1,7 @@
 // The synchronous system-call channel between a Python worker and the kernel thread: one
 // SharedArrayBuffer per worker. The worker writes a request and sleeps in Atomics.wait; the
 // kernel thread, which must never block, learns of it through Atomics.waitAsync (or a
-// polling fallback where the engine lacks it), serves it with ProcessSyscalls and writes the
+// polling fallback where the engine lacks it), serves it through the syscall core and writes the
 // answer back. Requests are small JSON headers plus one optional binary payload, so data
 // (file contents, pipe bytes) crosses without base64 or structured clone.
 //
@@ -83,7 +83,7 @@ export class SyncChannelClient {
 type WaitAsync = (array: Int32Array, index: number, value: number) => { async: boolean; value: Promise<unknown> | string };
 
 /** The kernel thread's side: waits without blocking, answers each request. */
-export class ChannelHost {
+export class ChannelServer {
   private readonly words: Int32Array;
   private closed = false;
 
@@ -91,8 +91,8 @@ export class ChannelHost {
     this.words = new Int32Array(buffer, 0, 4);
   }
 
-  static create(): ChannelHost {
-    return new ChannelHost(new SharedArrayBuffer(CHANNEL_BYTES));
+  static create(): ChannelServer {
+    return new ChannelServer(new SharedArrayBuffer(CHANNEL_BYTES));
   }
 
   /** Resolves with the next request, or undefined once close() was called. */

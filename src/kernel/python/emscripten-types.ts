@@ -127,6 +127,9 @@ export interface EmFS {
   mkdir(path: string, mode?: number): EmNode;
   rmdir(path: string): void;
   unlink(path: string): void;
+  stat(path: string, dontFollow?: boolean): unknown;
+  lstat(path: string): unknown;
+  readlink(path: string): string;
   readdir(path: string): string[];
   symlink(oldPath: string, newPath: string): EmNode;
   isDir(mode: number): boolean;
@@ -135,4 +138,7 @@ export interface EmFS {
   isMountpoint(node: EmNode): boolean;
   mkdirTree(path: string): void;
   unmount(mountpoint: string): void;
+  makedev(major: number, minor: number): number;
+  registerDevice(device: number, ops: EmStreamOps): void;
+  mkdev(path: string, mode: number, device: number): EmNode;
 }

@@ -1,7 +1,7 @@
-// `python3` inline on the kernel thread (ARCHITECTURE.md §2, mode 3): for pages without
+// `python3` inline on the kernel thread (docs/architecture.md §2, mode 3): for pages without
 // SharedArrayBuffer (a docs iframe that is not cross-origin isolated), where Python cannot
 // have its own worker to block in. Pyodide runs in the kernel's realm, and each kernel call
-// it makes is a plain synchronous call into ProcessSyscalls on this thread. When a call has
+// it makes is a plain synchronous call into the syscall core (sys/syscalls.ts) on this thread. When a call has
 // to wait (an empty pipe, a child), the kernel runs the other processes from inside that
 // call (Scheduler.driveUntil) until the wait ends.
 //
@@ -29,11 +29,10 @@
 
 import { Errno, KernelError } from '../errno.js';
 import { ProcessKilled } from '../proc/exit.js';
-import type { ExternalProgram } from '../proc/module-registry.js';
+import type { ExternalProgram } from '../sys/external-program.js';
 import type { Process } from '../proc/process.js';
-import type { ProcessSyscalls } from '../proc/process-syscalls.js';
+import type { Syscalls } from '../sys/syscalls.js';
 import type { ChannelMessage } from './channel.js';
-import type { EmFS } from './emscripten-types.js';
 import { KernelClient, type KernelTransport } from './kernel-client.js';
 import type { CreatePyodideModule, PyodideAssets } from './pyodide-boot.js';
 import type { PythonRequest, StartInfo } from './protocol.js';
@@ -53,9 +52,10 @@ const SIGINT = 2;
 export function createInlinePythonProgram(options: InlinePythonOptions): ExternalProgram {
   let assets: Promise<PyodideAssets> | undefined;
   return {
-    kind: 'external',
     name: 'python',
-    async run(process: Process, sys: ProcessSyscalls): Promise<number> {
+    async run(process: Process, sys: Syscalls): Promise<number> {
+      // CPython ignores SIGPIPE: a write to a closed pipe raises BrokenPipeError.
+      process.ignoreSigpipe = true;
       let booted: Awaited<ReturnType<typeof bootWithFallback>>;
       try {
         assets ??= options.assets();
@@ -69,7 +69,7 @@ export function createInlinePythonProgram(options: InlinePythonOptions): Externa
       // From here on everything happens synchronously on this stack, run to its end.
       const session = new InlineSession(process, sys);
       try {
-        runPythonProcess(new KernelClient(session), booted.pyodide, booted.module.FS as unknown as EmFS, session.interrupt);
+        runPythonProcess(new KernelClient(session), booted, session.interrupt);
       } catch (error) {
         session.fatal(`internal error: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -87,7 +87,7 @@ class InlineSession implements KernelTransport {
 
   constructor(
     private readonly process: Process,
-    private readonly sys: ProcessSyscalls,
+    private readonly sys: Syscalls,
   ) {}
 
   call(message: ChannelMessage): ChannelMessage {
@@ -136,7 +136,7 @@ class InlineSession implements KernelTransport {
   /** A line on the process's stderr, if it can take one. */
   private explain(message: string): void {
     try {
-      this.sys.completeInline(this.sys.writeSteps(2, new TextEncoder().encode(`python3: ${message}\n`)));
+      this.sys.completeInline(this.sys.writeAll(2, new TextEncoder().encode(`python3: ${message}\n`)));
     } catch (error) {
       if (!(error instanceof KernelError) && !(error instanceof ProcessKilled)) throw error;
     }
@@ -148,6 +148,7 @@ class InlineSession implements KernelTransport {
       argv: process.argv, env: process.env, cwd: process.cwd, pid: process.pid, ppid: process.ppid,
       tty: [0, 1, 2].map((fd) => safeIsatty(this.sys, fd)) as [boolean, boolean, boolean],
       interruptible: true,
+      memoryBytes: this.sys.memoryLimitBytes(),
     };
   }
 }

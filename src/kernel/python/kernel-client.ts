@@ -7,7 +7,7 @@
 
 import { DATA_CAPACITY, SyncChannelClient, type ChannelMessage } from './channel.js';
 import type { PythonAnswer, PythonRequest, StartInfo, WireNetRequest, WireSpawn, WireStat } from './protocol.js';
-import type { OpenFlags } from '../proc/process-syscalls.js';
+import type { OpenFlags } from '../sys/open.js';
 
 export class SyscallError extends Error {
   constructor(

@@ -12,7 +12,7 @@
 // /tmp to /home) go to the kernel directly.
 
 import { Errno } from '../errno.js';
-import type { OpenFlags } from '../proc/process-syscalls.js';
+import type { OpenFlags } from '../sys/open.js';
 import type { EmAttr, EmFS, EmFilesystem, EmMount, EmNode, EmNodeOps, EmSetAttr, EmStream, EmStreamOps } from './emscripten-types.js';
 import { SyscallError, type KernelClient } from './kernel-client.js';
 import type { WireStat } from './protocol.js';
@@ -178,6 +178,10 @@ export function installKernelFs(FS: EmFS, kernel: KernelClient, options: KernelF
   // ---- FS-level wrappers ------------------------------------------------------------------
 
   const original = {
+    stat: FS.stat.bind(FS),
+    lstat: FS.lstat.bind(FS),
+    unlink: FS.unlink.bind(FS),
+    readlink: FS.readlink.bind(FS),
     lookupNode: FS.lookupNode.bind(FS),
     open: FS.open.bind(FS),
     read: FS.read.bind(FS),
@@ -206,6 +210,19 @@ export function installKernelFs(FS: EmFS, kernel: KernelClient, options: KernelF
     }
     return nodeFor(parent, name, stat);
   };
+
+  // A trailing slash says "a directory" (following a final symlink). Emscripten's path walk
+  // drops it, so on the kernel's tree the kernel is asked first: os.stat('f/') is ENOTDIR
+  // and os.unlink('f/') leaves f alone, as on Linux (tests/parity).
+  const requireDirectory = (path: string): void => {
+    if (!path.endsWith('/')) return;
+    const full = absolute(path);
+    if (isKernelPath(full) && sys(() => kernel.stat(full, true)).kind !== 'dir') throw new ErrnoError(Errno.NOTDIR);
+  };
+  FS.stat = (path, dontFollow) => (requireDirectory(path), original.stat(path, dontFollow));
+  FS.lstat = (path) => (requireDirectory(path), original.lstat(path));
+  FS.unlink = (path) => (requireDirectory(path), original.unlink(path));
+  FS.readlink = (path) => (requireDirectory(path), original.readlink(path));
 
   FS.open = (path, flags, mode = 0o666) => {
     if (typeof path !== 'string' || typeof flags !== 'number') return original.open(path, flags, mode);

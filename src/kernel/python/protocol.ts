@@ -2,7 +2,7 @@
 // to run. Both sides import these types; the kernel side never trusts them (a Python worker
 // is untrusted like any process) and checks every field it uses.
 
-import type { OpenFlags } from '../proc/process-syscalls.js';
+import type { OpenFlags } from '../sys/open.js';
 
 /** Stat fields the Emscripten filesystem needs (times in ms). */
 export interface WireStat {
@@ -30,6 +30,8 @@ export interface StartInfo {
   tty: [boolean, boolean, boolean];
   /** Whether the kernel can interrupt a busy interpreter (KeyboardInterrupt). */
   interruptible: boolean;
+  /** The interpreter's memory may not grow past this (limits.memoryBytes): MemoryError beyond. */
+  memoryBytes: number;
 }
 
 /** A child's descriptors: child fd -> the Python process's kernel fd. */

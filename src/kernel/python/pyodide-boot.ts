@@ -4,7 +4,9 @@
 // in Node, import node:fs, node:vm and node:child_process into the realm. This mirrors
 // pyodide.ts's loadPyodide (pyodide 314.0.7) step by step, minus the loading.
 
-/** Pyodide's BUILD_ID for the pinned version (pyodide.mjs); python-boot.test.ts checks it. */
+import { InterpreterSeal } from './interpreter-seal.js';
+
+/** Pyodide's BUILD_ID for the pinned version (pyodide.mjs); pyodide-boot.test.ts checks it. */
 export const PYODIDE_BUILD_ID = '990c3b51a9722d62434de2bbc9643732658d488c1b6d467f22c1b6beba80d497';
 export const PYODIDE_VERSION = '314.0.7';
 /** Bump when what goes into a snapshot changes (imports done before it, the recipe). */
@@ -79,9 +81,17 @@ export interface BootOptions {
   print(text: string): void;
 }
 
+export interface BootedPyodide {
+  pyodide: PyodideApi;
+  module: EmscriptenModuleLike;
+  /** Closed before user code runs (interpreter-seal.ts). */
+  seal: InterpreterSeal;
+}
+
 /** Boots Pyodide; throws PyodideBootError (e.g. a snapshot of another build). */
-export async function bootPyodide(create: CreatePyodideModule, assets: PyodideAssets, options: BootOptions): Promise<{ pyodide: PyodideApi; module: EmscriptenModuleLike }> {
+export async function bootPyodide(create: CreatePyodideModule, assets: PyodideAssets, options: BootOptions): Promise<BootedPyodide> {
   const buildId = await snapshotBuildId();
+  const seal = new InterpreterSeal();
   const env: Record<string, string> = { HOME: '/home/user', PYTHONINSPECT: '1' };
   const config = {
     jsglobals: {},
@@ -143,6 +153,7 @@ export async function bootPyodide(create: CreatePyodideModule, assets: PyodideAs
       const env = imports.env as Record<string, unknown>;
       env.Jsv_GetError_import = () => marker;
       env.JsvError_Check = (value: unknown) => value === marker;
+      seal.guardImports(imports);
       void WebAssembly.instantiate(assets.module, imports as WebAssembly.Imports).then((instance) => success(instance, assets.module));
       return {};
     },
@@ -167,5 +178,5 @@ export async function bootPyodide(create: CreatePyodideModule, assets: PyodideAs
   }
   const pyodide = module.API.finalizeBootstrap(snapshotConfig);
   await module.API.packageIndexReady;
-  return { pyodide, module };
+  return { pyodide, module, seal };
 }

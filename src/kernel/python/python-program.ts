@@ -1,7 +1,7 @@
-// `python3` as a kernel process (ARCHITECTURE.md §2, mode 1): Pyodide runs in its own
+// `python3` as a kernel process (docs/architecture.md §2, mode 1): Pyodide runs in its own
 // Worker, started by the platform (worker_threads in Node, a nested Web Worker in the
 // browser), and every kernel call it makes is a synchronous request on a SharedArrayBuffer
-// channel that this side serves with the process's ProcessSyscalls. Each invocation gets a
+// channel that this side serves with the process's syscalls (sys/syscalls.ts). Each invocation gets a
 // fresh interpreter: a worker serves one process and is terminated at its end; one spare is
 // kept loading in the background so the next `python3` starts at once.
 //
@@ -10,12 +10,13 @@
 // Pyodide's interrupt buffer (KeyboardInterrupt, `finally` blocks run) and terminates the
 // worker if it is still running after a grace period.
 
+import { PYTHON_LOAD_HOLD_MS } from '../../protocol/limits.js';
 import { Errno } from '../errno.js';
 import { DEADLINE_STATUS, ProcessKilled } from '../proc/exit.js';
-import type { ExternalProgram } from '../proc/module-registry.js';
+import type { ExternalProgram } from '../sys/external-program.js';
 import type { Process } from '../proc/process.js';
-import type { ProcessSyscalls } from '../proc/process-syscalls.js';
-import { ChannelHost } from './channel.js';
+import type { Syscalls } from '../sys/syscalls.js';
+import { ChannelServer } from './channel.js';
 import type { PythonRequest, StartInfo } from './protocol.js';
 import { asPythonError, safeIsatty, serveSyscall, writeError } from './syscall-server.js';
 
@@ -81,14 +82,14 @@ class WorkerFailed extends Error {
 
 interface Spare {
   handle: PythonWorkerHandle;
-  channel: ChannelHost;
+  channel: ChannelServer;
   interrupt: Int32Array;
   /** Settles when the worker has loaded and sent `ready`. */
   ready: Promise<void>;
+  loaded: boolean;
 }
 
 export class PythonProgram implements ExternalProgram {
-  readonly kind = 'external';
   readonly name = 'python';
   private spare: Spare | undefined;
 
@@ -100,7 +101,7 @@ export class PythonProgram implements ExternalProgram {
   }
 
   private startWorker(): Spare {
-    const channel = ChannelHost.create();
+    const channel = ChannelServer.create();
     const interruptBuffer = new SharedArrayBuffer(4);
     const handle = this.factory({ channel: channel.buffer, interrupt: interruptBuffer });
     const ready = (async () => {
@@ -110,8 +111,12 @@ export class PythonProgram implements ExternalProgram {
       if (request?.op === 'fatal') throw new WorkerFailed(String(request.message));
       if (request?.op !== 'ready') throw new WorkerFailed(`the python worker sent ${String(request?.op)} before ready`);
     })();
-    ready.catch(() => undefined);
-    return { handle, channel, interrupt: new Int32Array(interruptBuffer), ready };
+    const spare: Spare = { handle, channel, interrupt: new Int32Array(interruptBuffer), ready, loaded: false };
+    ready.then(
+      () => (spare.loaded = true),
+      () => undefined,
+    );
+    return spare;
   }
 
   private take(): Spare {
@@ -122,8 +127,15 @@ export class PythonProgram implements ExternalProgram {
     return worker;
   }
 
-  async run(process: Process, sys: ProcessSyscalls): Promise<number> {
+  async run(process: Process, sys: Syscalls): Promise<number> {
+    // CPython ignores SIGPIPE: a write to a closed pipe raises BrokenPipeError.
+    process.ignoreSigpipe = true;
     const worker = this.take();
+    // Loading the interpreter (the first of a page downloads Pyodide and makes its
+    // snapshot) is not the program's time: the run's clock stops meanwhile, for at most
+    // PYTHON_LOAD_HOLD_MS.
+    const release = worker.loaded ? undefined : sys.holdDeadline();
+    const cap = release === undefined ? undefined : setTimeout(release, PYTHON_LOAD_HOLD_MS);
     try {
       await worker.ready;
     } catch (error) {
@@ -131,6 +143,9 @@ export class PythonProgram implements ExternalProgram {
       const reason = error instanceof Error ? error.message : String(error);
       await writeError(sys, `python3: the interpreter could not start: ${reason}\n`);
       return 1;
+    } finally {
+      clearTimeout(cap);
+      release?.();
     }
     try {
       return await this.serve(worker, process, sys);
@@ -140,14 +155,18 @@ export class PythonProgram implements ExternalProgram {
     }
   }
 
-  private async serve(worker: Spare, process: Process, sys: ProcessSyscalls): Promise<number> {
+  private async serve(worker: Spare, process: Process, sys: Syscalls): Promise<number> {
     const { channel, interrupt } = worker;
     const start: StartInfo = {
       argv: process.argv, env: process.env, cwd: process.cwd, pid: process.pid, ppid: process.ppid,
       tty: [0, 1, 2].map((fd) => safeIsatty(sys, fd)) as [boolean, boolean, boolean],
       interruptible: true,
+      memoryBytes: sys.memoryLimitBytes(),
     };
     channel.answer({ json: { ok: true, value: start } });
+    // Ctrl-C is KeyboardInterrupt, as in CPython: the REPL and `except KeyboardInterrupt`
+    // go on; a program that lets it propagate exits 130.
+    process.interruptHandler = () => Atomics.store(interrupt, 0, SIGINT);
 
     let ended: ((status: number) => void) | undefined;
     const endedByWatchdog = new Promise<number>((resolve) => {

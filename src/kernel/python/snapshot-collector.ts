@@ -3,7 +3,7 @@
 // the worker runs no user code, sends its memory snapshot in parts over the channel, then
 // exits. One reader for both, so the two builders cannot drift apart on the protocol.
 
-import type { ChannelHost } from './channel.js';
+import type { ChannelServer } from './channel.js';
 import type { PythonRequest } from './protocol.js';
 
 export type SnapshotOutcome = { ok: true; snapshot: Uint8Array } | { ok: false; reason: string };
@@ -13,7 +13,7 @@ export type SnapshotOutcome = { ok: true; snapshot: Uint8Array } | { ok: false; 
  * the worker dies first. Anything else the worker asks for is a failure: a snapshot worker
  * has no business making kernel calls.
  */
-export async function collectSnapshot(channel: ChannelHost, failed: Promise<string>): Promise<SnapshotOutcome> {
+export async function collectSnapshot(channel: ChannelServer, failed: Promise<string>): Promise<SnapshotOutcome> {
   let snapshot: Uint8Array | undefined;
   for (;;) {
     const message = await Promise.race([channel.next(), failed]);

@@ -1,11 +1,15 @@
-// The kernel side of a Python worker's system calls: each request from the channel is
-// checked and carried out with the process's ProcessSyscalls. The worker is untrusted like
-// any process, so a malformed request is EINVAL, never a kernel fault.
+// The Python channel's adapter: the kernel side of a Python process's system calls (its own
+// worker's channel, or inline Python's direct calls). Each request is checked and turned
+// into the syscall core's call (sys/syscalls.ts), with paths relative to the working
+// directory; no meaning lives here. The worker is untrusted like any process, so a
+// malformed request is EINVAL, never a kernel fault.
 
 import { Errno, KernelError, fail } from '../errno.js';
+import { WHENCE } from '../fd/description.js';
 import { ProcessKilled } from '../proc/exit.js';
-import type { FullStat, OpenFlags, ProcessSyscalls, Waiting } from '../proc/process-syscalls.js';
-import { SPAWN_FLAG_NEW_GROUP } from '../proc/spawn-request.js';
+import type { StatInfo } from '../fd/description.js';
+import { AT_FDCWD, kindOf, type OpenFlags, type Syscalls, type TimeSpec } from '../sys/syscalls.js';
+import type { Waiting } from '../fd/blocker.js';
 import type { PythonRequest, WireStat } from './protocol.js';
 
 export interface Served {
@@ -19,16 +23,19 @@ const str = (value: unknown, what: string): string => {
 };
 const int = (value: unknown, what: string): number => {
   if (typeof value !== 'number' || !Number.isFinite(value)) fail(Errno.INVAL, `${what}: not a number`);
-  return Math.trunc(value);
+  const whole = Math.trunc(value);
+  // Beyond 2^53 a double is not the integer Python meant (BigInt() of it would lie too).
+  if (!Number.isSafeInteger(whole)) fail(Errno.INVAL, `${what}: out of range`);
+  return whole;
 };
 const strings = (value: unknown, what: string): string[] => {
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) fail(Errno.INVAL, `${what}: not a list of strings`);
   return value as string[];
 };
 
-function wireStat(stat: FullStat): WireStat {
+function wireStat(stat: StatInfo): WireStat {
   return {
-    kind: stat.kind, ino: Number(stat.ino), mode: stat.mode, nlink: Number(stat.nlink), uid: stat.uid, gid: stat.gid,
+    kind: kindOf(stat), ino: Number(stat.ino), mode: stat.mode, nlink: Number(stat.nlink), uid: stat.uid, gid: stat.gid,
     size: Number(stat.size), atimeMs: Number(stat.atimeNs / 1000000n), mtimeMs: Number(stat.mtimeNs / 1000000n),
     ctimeMs: Number(stat.ctimeNs / 1000000n), dev: Number(stat.dev),
   };
@@ -37,73 +44,51 @@ function wireStat(stat: FullStat): WireStat {
 function openFlags(value: unknown): OpenFlags {
   if (typeof value !== 'object' || value === null) fail(Errno.INVAL, 'open flags');
   const flags = value as Record<string, unknown>;
-  const pick = (name: keyof OpenFlags): boolean => flags[name] === true;
+  const pick = (name: 'write' | 'create' | 'exclusive' | 'truncate' | 'append' | 'directory' | 'noFollow'): boolean => flags[name] === true;
   return {
     read: flags.read !== false, write: pick('write'), create: pick('create'), exclusive: pick('exclusive'),
     truncate: pick('truncate'), append: pick('append'), directory: pick('directory'), noFollow: pick('noFollow'),
   };
 }
 
+/** Python's times (ms, absent: now) as the core's. */
+function timeOf(ms: number | null | undefined): TimeSpec {
+  return typeof ms === 'number' && Number.isFinite(ms) ? BigInt(Math.round(ms * 1e6)) : 'now';
+}
+
 /**
  * Serves the file, process and network calls. `ready`, `exit`, `fatal` and
  * `snapshotPart` belong to the worker's life and are handled by the caller.
  */
-export function serveSyscall(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Array | undefined): Promise<Served> {
+export function serveSyscall(sys: Syscalls, request: PythonRequest, data: Uint8Array | undefined): Promise<Served> {
   return sys.complete(serveSteps(sys, request, data));
 }
 
 /** serveSyscall() for a caller on the kernel thread that cannot suspend (inline Python). */
-export function serveSyscallInline(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Array | undefined): Served {
+export function serveSyscallInline(sys: Syscalls, request: PythonRequest, data: Uint8Array | undefined): Served {
   return sys.completeInline(serveSteps(sys, request, data));
 }
 
-function* serveSteps(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Array | undefined): Waiting<Served> {
+function* serveSteps(sys: Syscalls, request: PythonRequest, data: Uint8Array | undefined): Waiting<Served> {
   switch (request.op) {
     case 'open':
-      return { value: sys.open(str(request.path, 'path'), openFlags(request.flags), int(request.mode, 'mode')) };
+      return { value: sys.openat(AT_FDCWD, str(request.path, 'path'), openFlags(request.flags), int(request.mode, 'mode')) };
     case 'close':
       sys.close(int(request.fd, 'fd'));
       return {};
     case 'read': {
       const fd = int(request.fd, 'fd');
       const max = Math.max(0, int(request.max, 'max'));
-      if (request.position === undefined || request.position === null) return { data: yield* sys.readSteps(fd, max) };
-      // pread: read at a position without moving the descriptor's offset.
-      const saved = sys.seek(fd, 0, 'cur');
-      sys.seek(fd, int(request.position, 'position'), 'set');
-      try {
-        return { data: yield* sys.readSteps(fd, max) };
-      } finally {
-        sys.seek(fd, saved, 'set');
-      }
+      if (request.position === undefined || request.position === null) return { data: (yield* sys.read(fd, max)).slice() };
+      return { data: yield* sys.pread(fd, max, int(request.position, 'position')) };
     }
     case 'write': {
-      const fd = int(request.fd, 'fd');
-      const bytes = data ?? new Uint8Array(0);
-      let saved: number | undefined;
-      if (request.position !== undefined && request.position !== null) {
-        saved = sys.seek(fd, 0, 'cur');
-        sys.seek(fd, int(request.position, 'position'), 'set');
-      }
-      try {
-        // A blocking write writes everything, as on Unix (a pipe may take it in pieces).
-        let done = 0;
-        while (done < bytes.length) {
-          try {
-            done += yield* sys.writeSteps(fd, bytes.subarray(done));
-          } catch (error) {
-            if (done > 0 && error instanceof KernelError) break;
-            throw error;
-          }
-        }
-        return { value: done };
-      } finally {
-        if (saved !== undefined) sys.seek(fd, saved, 'set');
-      }
+      const position = request.position === undefined || request.position === null ? undefined : int(request.position, 'position');
+      return { value: yield* sys.writeAll(int(request.fd, 'fd'), data ?? new Uint8Array(0), position) };
     }
     case 'seek': {
-      const whence = request.whence === 'cur' || request.whence === 'end' ? request.whence : 'set';
-      return { value: sys.seek(int(request.fd, 'fd'), int(request.offset, 'offset'), whence) };
+      const whence = request.whence === 'cur' ? WHENCE.CUR : request.whence === 'end' ? WHENCE.END : WHENCE.SET;
+      return { value: Number(sys.seek(int(request.fd, 'fd'), BigInt(int(request.offset, 'offset')), whence)) };
     }
     case 'fstat':
       return { value: wireStat(sys.fstat(int(request.fd, 'fd'))) };
@@ -113,34 +98,34 @@ function* serveSteps(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Ar
     case 'isatty':
       return { value: sys.isatty(int(request.fd, 'fd')) };
     case 'stat':
-      return { value: wireStat(sys.stat(str(request.path, 'path'), request.follow === true)) };
+      return { value: wireStat(sys.statat(AT_FDCWD, str(request.path, 'path'), request.follow === true)) };
     case 'readdir':
-      return { value: sys.readdir(str(request.path, 'path')).map((entry) => entry.name) };
+      return { value: sys.listdir(AT_FDCWD, str(request.path, 'path')).map((entry) => entry.name) };
     case 'mkdir':
-      sys.mkdir(str(request.path, 'path'), int(request.mode, 'mode'));
+      sys.mkdirat(AT_FDCWD, str(request.path, 'path'), int(request.mode, 'mode'));
       return {};
     case 'rmdir':
-      sys.rmdir(str(request.path, 'path'));
+      sys.rmdirat(AT_FDCWD, str(request.path, 'path'));
       return {};
     case 'unlink':
-      sys.unlink(str(request.path, 'path'));
+      sys.unlinkat(AT_FDCWD, str(request.path, 'path'));
       return {};
     case 'rename':
-      sys.rename(str(request.from, 'from'), str(request.to, 'to'));
+      sys.renameat(AT_FDCWD, str(request.from, 'from'), AT_FDCWD, str(request.to, 'to'));
       return {};
     case 'symlink':
-      sys.symlink(str(request.target, 'target'), str(request.path, 'path'));
+      sys.symlinkat(str(request.target, 'target'), AT_FDCWD, str(request.path, 'path'));
       return {};
     case 'readlink':
-      return { value: sys.readlink(str(request.path, 'path')) };
+      return { value: sys.readlinkat(AT_FDCWD, str(request.path, 'path')) };
     case 'chmod':
-      sys.chmod(str(request.path, 'path'), int(request.mode, 'mode'));
+      sys.chmodat(AT_FDCWD, str(request.path, 'path'), int(request.mode, 'mode'));
       return {};
     case 'utimes':
-      sys.utimes(str(request.path, 'path'), request.atimeMs ?? undefined, request.mtimeMs ?? undefined);
+      sys.utimensat(AT_FDCWD, str(request.path, 'path'), timeOf(request.atimeMs), timeOf(request.mtimeMs));
       return {};
     case 'truncate':
-      sys.truncate(str(request.path, 'path'), int(request.size, 'size'));
+      sys.truncateat(AT_FDCWD, str(request.path, 'path'), int(request.size, 'size'));
       return {};
     case 'chdir':
       sys.chdir(str(request.path, 'path'));
@@ -152,13 +137,14 @@ function* serveSteps(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Ar
     case 'poll': {
       const fds = Array.isArray(request.fds) ? request.fds.map((fd) => int(fd, 'fd')) : fail(Errno.INVAL, 'fds');
       const timeout = request.timeoutMs === undefined || request.timeoutMs === null ? undefined : Math.max(0, int(request.timeoutMs, 'timeout'));
-      return { value: yield* sys.pollReadSteps(fds, timeout) };
+      return { value: yield* sys.pollRead(fds, timeout) };
     }
     case 'spawn': {
       const spawn = request.request;
       if (typeof spawn !== 'object' || spawn === null || !Array.isArray(spawn.fds)) fail(Errno.INVAL, 'spawn request');
       const pid = sys.spawn({
-        flags: spawn.newGroup === true ? SPAWN_FLAG_NEW_GROUP : 0,
+        ignoreSigpipe: false,
+        newGroup: spawn.newGroup === true,
         program: str(spawn.program, 'program'),
         argv: strings(spawn.argv, 'argv'),
         env: strings(spawn.env, 'env'),
@@ -169,34 +155,32 @@ function* serveSteps(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Ar
       return { value: pid };
     }
     case 'wait':
-      return { value: (yield* sys.waitSteps(int(request.pid, 'pid'), request.noHang === true)) ?? null };
+      return { value: (yield* sys.wait(int(request.pid, 'pid'), request.noHang === true)) ?? null };
     case 'kill':
       sys.kill(int(request.pid, 'pid'), int(request.signal, 'signal'));
       return {};
     case 'sleep':
-      yield* sys.sleepSteps(Math.max(0, int(request.ms, 'ms')));
+      yield* sys.sleep(Math.max(0, int(request.ms, 'ms')));
       return {};
     case 'deadline':
       return { value: sys.deadlineRemaining() ?? null };
     case 'netRequest': {
       const net = request.request;
       if (typeof net !== 'object' || net === null || !Array.isArray(net.headers)) fail(Errno.INVAL, 'network request');
-      const timeout = int(net.timeoutMs, 'timeout');
       const handle = sys.netRequest({
         method: str(net.method, 'method'),
         url: str(net.url, 'url'),
         headers: net.headers.map((pair) => [str(pair[0], 'header'), str(pair[1], 'header')] as [string, string]),
         body: data !== undefined && data.length > 0 ? data : undefined,
         followRedirects: net.followRedirects === true,
-        maxRedirects: 20,
-        timeoutMs: timeout > 0 ? timeout : Math.floor(sys.deadlineRemaining() ?? 30_000),
+        timeoutMs: int(net.timeoutMs, 'timeout'),
       });
       return { value: handle };
     }
     case 'netResponse':
-      return { value: yield* sys.netResponseSteps(int(request.handle, 'handle')) };
+      return { value: yield* sys.netResponse(int(request.handle, 'handle')) };
     case 'netRead':
-      return { data: yield* sys.netReadSteps(int(request.handle, 'handle'), Math.max(1, int(request.max, 'max'))) };
+      return { data: (yield* sys.netRead(int(request.handle, 'handle'), Math.max(1, int(request.max, 'max')))).slice() };
     case 'netClose':
       sys.netClose(int(request.handle, 'handle'));
       return {};
@@ -205,15 +189,14 @@ function* serveSteps(sys: ProcessSyscalls, request: PythonRequest, data: Uint8Ar
   }
 }
 
-/** Python ignores SIGPIPE (like CPython): a write to a closed pipe is EPIPE, not death. */
+/** A failure Python is told about (an errno) or that ends it (a kill); anything else is a kernel fault. */
 export function asPythonError(error: unknown): KernelError | ProcessKilled {
-  if (error instanceof ProcessKilled && error.reason === 'sigpipe') return new KernelError(Errno.PIPE, 'broken pipe');
   if (error instanceof KernelError || error instanceof ProcessKilled) return error;
   throw error;
 }
 
 /** Whether `fd` is a terminal; false when the fd is not open (the answer a start-up needs). */
-export function safeIsatty(sys: ProcessSyscalls, fd: number): boolean {
+export function safeIsatty(sys: Syscalls, fd: number): boolean {
   try {
     return sys.isatty(fd);
   } catch {
@@ -222,9 +205,9 @@ export function safeIsatty(sys: ProcessSyscalls, fd: number): boolean {
 }
 
 /** Writes a python3 message to stderr; a closed or killed stderr is not an error here. */
-export async function writeError(sys: ProcessSyscalls, text: string): Promise<void> {
+export async function writeError(sys: Syscalls, text: string): Promise<void> {
   try {
-    await sys.write(2, new TextEncoder().encode(text));
+    await sys.complete(sys.writeAll(2, new TextEncoder().encode(text)));
   } catch (error) {
     if (!(error instanceof KernelError) && !(error instanceof ProcessKilled)) throw error;
   }

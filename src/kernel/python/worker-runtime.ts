@@ -10,13 +10,12 @@ import { KernelClient, SyscallError } from './kernel-client.js';
 import { installKernelFs, type KernelStreams } from './kernel-fs.js';
 import { Errno } from '../errno.js';
 import type { EmFS } from './emscripten-types.js';
-import { bootPyodide, PyodideBootError, type CreatePyodideModule, type PyodideApi, type PyodideAssets } from './pyodide-boot.js';
-import type { StartInfo } from './protocol.js';
-import { DRIVER_SOURCE } from './py/driver.js';
-import { PRELUDE_SOURCE } from './py/prelude.js';
-import { SANDBOX_SOURCE } from './py/sandbox.js';
-import { NETWORK_SOURCE } from './py/network.js';
-import { EVENT_LOOP_SOURCE } from './py/event-loop.js';
+import { bootPyodide, PyodideBootError, type BootedPyodide, type CreatePyodideModule, type PyodideAssets } from './pyodide-boot.js';
+import type { InterpreterSeal } from './interpreter-seal.js';
+import { installKernelDevice, type KernelDeviceServer } from './kernel-device.js';
+import { neuterPyodide } from './pyodide-neuter.js';
+import type { PythonRequest, StartInfo } from './protocol.js';
+import { DRIVER_SOURCE, EVENT_LOOP_SOURCE, EXTENSIONS_SOURCE, NETWORK_SOURCE, PRELUDE_SOURCE, SANDBOX_SOURCE } from './py/sources.js';
 import { DATA_CAPACITY } from './channel.js';
 
 export interface WorkerRuntimeOptions {
@@ -29,55 +28,50 @@ export interface WorkerRuntimeOptions {
 const O_RDONLY = 0;
 const O_WRONLY = 1;
 
-/** Latin-1 string of bytes: how payloads cross the bridge without JS objects reaching Python. */
-function bytesToLatin1(bytes: Uint8Array): string {
-  let text = '';
-  for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return text;
-}
-
-function latin1ToBytes(text: string): Uint8Array {
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
-  return bytes;
-}
-
 /**
- * The one function Python may call into JS: a kernel request as JSON text plus an optional
- * latin-1 payload, answered as one string (JSON, NUL, latin-1 payload) so that no JS object
- * — and so no path to the realm's globals — is handed to Python.
+ * Serves the kernel device (kernel-device.ts), the one way Python calls the kernel: a
+ * request as JSON text plus optional payload bytes, answered the same way, so that no JS
+ * object — and so no path to the realm — is ever handed to Python. The request is
+ * untrusted: anything malformed is EINVAL.
  */
-function bridgeCall(kernel: KernelClient, local: LocalCalls): (request: string, data?: string | null) => string {
-  return (request: string, data?: string | null): string => {
-    if (typeof request !== 'string') return JSON.stringify({ ok: false, errno: 28, message: 'bad request' });
+function kernelDeviceServer(kernel: KernelClient, local: LocalCalls): KernelDeviceServer {
+  const refuse = (errno: number, message: string): { json: string } => ({ json: JSON.stringify({ ok: false, errno, message }) });
+  return (json, payload) => {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(request);
+      parsed = JSON.parse(json);
     } catch {
-      return JSON.stringify({ ok: false, errno: 28, message: 'bad request' });
+      return refuse(Errno.INVAL, 'bad request: not JSON');
     }
-    const payload = typeof data === 'string' ? latin1ToBytes(data) : undefined;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return refuse(Errno.INVAL, 'bad request: not an object');
+    const request = parsed as Record<string, unknown>;
+    const op = request.op;
+    if (typeof op !== 'string') return refuse(Errno.INVAL, 'bad request: no op');
     try {
-      const op = (parsed as { op?: unknown }).op;
-      if (typeof op === 'string' && op.startsWith('local.')) return JSON.stringify({ ok: true, value: local.call(op, parsed as Record<string, unknown>) });
-      if (op === 'write' || op === 'netRequest') {
-        if (payload !== undefined && payload.length > DATA_CAPACITY) return JSON.stringify({ ok: false, errno: 37, message: 'payload too large' });
-      }
-      const { value, data: answer } = kernel.call(parsed as Parameters<KernelClient['call']>[0], payload);
-      const head = JSON.stringify({ ok: true, value: value ?? null });
-      return answer === undefined ? head : `${head}\u0000${bytesToLatin1(answer)}`;
+      if (op.startsWith('local.')) return { json: JSON.stringify({ ok: true, value: local.call(op, request) ?? null }) };
+      if (!KERNEL_OPS.has(op)) return refuse(Errno.NOSYS, `unknown call ${op}`);
+      if (payload !== undefined && payload.length > DATA_CAPACITY) return refuse(Errno.MSGSIZE, 'payload too large');
+      const { value, data } = kernel.call(request as PythonRequest, payload);
+      return { json: JSON.stringify({ ok: true, value: value ?? null }), payload: data };
     } catch (error) {
-      if (error instanceof SyscallError) return JSON.stringify({ ok: false, errno: error.errno, message: error.message });
-      return JSON.stringify({ ok: false, errno: 29, message: error instanceof Error ? error.message : String(error) });
+      if (error instanceof SyscallError) return refuse(error.errno, error.message);
+      return refuse(Errno.INVAL, error instanceof Error ? error.message : String(error));
     }
   };
 }
+
+/** The kernel calls Python may make; the worker's own (ready, exit, fatal, snapshotPart) are not among them. */
+const KERNEL_OPS = new Set([
+  'open', 'close', 'read', 'write', 'seek', 'fstat', 'ftruncate', 'isatty', 'stat', 'readdir', 'mkdir', 'rmdir', 'unlink',
+  'rename', 'symlink', 'readlink', 'chmod', 'utimes', 'truncate', 'chdir', 'umask', 'pipe', 'poll', 'spawn', 'wait', 'kill',
+  'sleep', 'deadline', 'netRequest', 'netResponse', 'netRead', 'netClose',
+]);
 
 /** Imported before a snapshot is taken (what the prelude, the driver and most runs use). */
 const SNAPSHOT_IMPORTS = 'import sys, os, io, json, types, errno, time, importlib.abc, importlib.machinery, runpy, subprocess, atexit, warnings, traceback, re, collections, functools, itertools, http.client';
 
 /** Boots from the snapshot if there is one, and cold when it does not fit this build. */
-export async function bootWithFallback(create: CreatePyodideModule, assets: PyodideAssets, makeSnapshot: boolean): Promise<{ pyodide: PyodideApi; module: { FS: unknown } }> {
+export async function bootWithFallback(create: CreatePyodideModule, assets: PyodideAssets, makeSnapshot: boolean): Promise<BootedPyodide> {
   const print = (): void => undefined;
   if (assets.snapshot !== undefined && !makeSnapshot) {
     try {
@@ -89,11 +83,17 @@ export async function bootWithFallback(create: CreatePyodideModule, assets: Pyod
   return bootPyodide(create, { module: assets.module, stdlib: assets.stdlib }, { makeSnapshot, print });
 }
 
-/** Calls the worker answers itself: mapping Emscripten descriptors to kernel ones. */
+/** Calls the worker answers itself: the seal, and mapping Emscripten descriptors to kernel ones. */
 class LocalCalls {
   streams: KernelStreams | undefined;
 
+  constructor(private readonly seal: InterpreterSeal) {}
+
   call(op: string, request: Record<string, unknown>): unknown {
+    if (op === 'local.seal') {
+      this.seal.seal();
+      return null;
+    }
     const streams = this.streams;
     const fd = request.fd;
     if (streams === undefined || typeof fd !== 'number') throw new SyscallError(Errno.BADF, 'bad file descriptor');
@@ -106,12 +106,9 @@ class LocalCalls {
 /** Boots, serves one process, returns its exit status (already reported to the kernel). */
 export async function runPythonWorker(create: CreatePyodideModule, assets: PyodideAssets, options: WorkerRuntimeOptions): Promise<void> {
   const kernel = new KernelClient(options.channel);
-  let pyodide: PyodideApi;
-  let FS: EmFS;
+  let booted: BootedPyodide;
   try {
-    const booted = await bootWithFallback(create, assets, options.makeSnapshot);
-    pyodide = booted.pyodide;
-    FS = booted.module.FS as unknown as EmFS;
+    booted = await bootWithFallback(create, assets, options.makeSnapshot);
   } catch (error) {
     kernel.fatal(`${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     return;
@@ -120,8 +117,8 @@ export async function runPythonWorker(create: CreatePyodideModule, assets: Pyodi
     try {
       // The modules every run needs are imported before the snapshot, so a restored
       // interpreter has them at no cost; nothing of the bridge exists yet.
-      pyodide.runPython(SNAPSHOT_IMPORTS, { filename: '<airlock-snapshot>' });
-      const snapshot = pyodide.makeMemorySnapshot();
+      booted.pyodide.runPython(SNAPSHOT_IMPORTS, { filename: '<airlock-snapshot>' });
+      const snapshot = booted.pyodide.makeMemorySnapshot();
       for (let offset = 0; offset < snapshot.length; offset += DATA_CAPACITY) {
         kernel.snapshotPart(snapshot.subarray(offset, offset + DATA_CAPACITY), offset, snapshot.length);
       }
@@ -132,7 +129,7 @@ export async function runPythonWorker(create: CreatePyodideModule, assets: Pyodi
     return;
   }
   try {
-    runPythonProcess(kernel, pyodide, FS, new Int32Array(options.interrupt));
+    runPythonProcess(kernel, booted, new Int32Array(options.interrupt));
   } catch (error) {
     kernel.fatal(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
   }
@@ -143,31 +140,35 @@ export async function runPythonWorker(create: CreatePyodideModule, assets: Pyodi
  * (`exit`), all synchronously over `kernel`: in a worker (mode 1) or inline on the kernel
  * thread (inline-program.ts). `interrupt` is Pyodide's interrupt buffer (2 = SIGINT).
  */
-export function runPythonProcess(kernel: KernelClient, pyodide: PyodideApi, FS: EmFS, interrupt: Int32Array): void {
+export function runPythonProcess(kernel: KernelClient, booted: BootedPyodide, interrupt: Int32Array): void {
+  const { pyodide, seal } = booted;
+  const FS = booted.module.FS as unknown as EmFS;
   pyodide.unregisterJsModule('js');
   pyodide.unregisterJsModule('pyodide_js');
   pyodide.setInterruptBuffer(interrupt);
-  const local = new LocalCalls();
-  pyodide.registerJsModule('_airlock_js', { call: bridgeCall(kernel, local) });
+  const local = new LocalCalls(seal);
+  installKernelDevice(FS, kernelDeviceServer(kernel, local));
   const setup = pyodide.globals.get('dict') as () => { get(name: string): unknown; destroy?(): void };
   const scope = setup();
-  // The prelude takes the bridge and removes every module that reaches JS; the sandbox
-  // module (subprocess, sleep, network) and the command-line driver are defined next, all
-  // before any user code exists.
+  // The prelude builds the kernel bridge and removes every module that reaches JS; the
+  // sandbox module (subprocess, sleep, network) and the command-line driver are defined
+  // next, all before any user code exists. The driver seals the interpreter before it runs
+  // the program (interpreter-seal.ts).
   pyodide.runPython(PRELUDE_SOURCE, { globals: scope, filename: '<airlock-prelude>' });
-  pyodide.unregisterJsModule('_airlock_js');
   pyodide.runPython(SANDBOX_SOURCE, { globals: scope, filename: '<airlock-sandbox>' });
   pyodide.runPython(NETWORK_SOURCE, { globals: scope, filename: '<airlock-network>' });
+  pyodide.runPython(EXTENSIONS_SOURCE, { globals: scope, filename: '<airlock-extensions>' });
   pyodide.runPython(EVENT_LOOP_SOURCE, { globals: scope, filename: '<airlock-event-loop>' });
   pyodide.runPython(DRIVER_SOURCE, { globals: scope, filename: '<airlock-driver>' });
   const main = scope.get('main') as (start: string) => number;
+  neuterPyodide(booted);
 
   const start = kernel.ready();
-  const status = becomeProcess(kernel, FS, start, main, local);
+  const status = becomeProcess(kernel, FS, start, main, local, seal);
   kernel.exit(status);
 }
 
-function becomeProcess(kernel: KernelClient, FS: EmFS, start: StartInfo, main: (start: string) => number, local: LocalCalls): number {
+function becomeProcess(kernel: KernelClient, FS: EmFS, start: StartInfo, main: (start: string) => number, local: LocalCalls, seal: InterpreterSeal): number {
   try {
     const topLevel = kernel.readdir('/').map((name) => {
       const stat = kernel.stat(`/${name}`, false);
@@ -188,7 +189,20 @@ function becomeProcess(kernel: KernelClient, FS: EmFS, start: StartInfo, main: (
     kernel.fatal(`the sandbox filesystem could not be attached: ${describe(error)}`);
     return 1;
   }
-  const status = main(JSON.stringify(start));
+  // From here on the interpreter's memory grows only up to the sandbox's limit.
+  seal.limitMemory(start.memoryBytes);
+  let status: unknown;
+  try {
+    status = main(JSON.stringify(start));
+  } catch (error) {
+    if (seal.breach === undefined) throw error;
+  }
+  // The seal refused a call: the interpreter unwound (Pyodide may also swallow the error
+  // and return nothing) and is never used again.
+  if (seal.breach !== undefined) {
+    kernel.fatal(seal.breach.message);
+    return 1;
+  }
   return typeof status === 'number' ? status : 1;
 }
 

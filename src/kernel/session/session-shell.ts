@@ -7,13 +7,10 @@
 // `session_poll` tells it to stop. If it dies anyway (a crash), the next run starts a new
 // one from the last state it reported.
 
-import { Errno } from '../errno.js';
-import { Blocker } from '../proc/blocker.js';
+import { Errno, fail } from '../errno.js';
+import { Blocker, retry, type Waiting } from '../fd/blocker.js';
 import type { Process } from '../proc/process.js';
 import type { Scheduler } from '../proc/scheduler.js';
-import type { SyscallResult } from '../wasi/asyncify.js';
-import type { ProcessMemory } from '../wasi/process-memory.js';
-import type { SyscallGate } from '../wasi/syscall-gate.js';
 
 export interface SessionRunRequest {
   runId: number;
@@ -40,6 +37,7 @@ export class SessionShell {
   private state: Uint8Array;
   private inFlight: InFlight | undefined;
   private nextWaiter: Blocker | undefined;
+  private lastCwd: string | undefined;
 
   constructor(
     initialState: Uint8Array,
@@ -62,6 +60,14 @@ export class SessionShell {
 
   get pgid(): number | undefined {
     return this.process?.pgid;
+  }
+
+  /**
+   * The shell's working directory after its last run: the kernel's record, which the
+   * shell's `cd` keeps current (undefined after a reset, until the next run ends).
+   */
+  get cwd(): string | undefined {
+    return this.lastCwd;
   }
 
   private ensureStarted(): Process {
@@ -102,6 +108,7 @@ export class SessionShell {
   /** Replaces the state (restore of a snapshot): the current shell ends, the next run starts from `state`. */
   reset(state: Uint8Array, terminate: (process: Process) => void): void {
     this.state = state;
+    this.lastCwd = undefined;
     const process = this.process;
     this.process = undefined;
     if (process !== undefined && process.state !== 'exited') terminate(process);
@@ -111,53 +118,53 @@ export class SessionShell {
     if (this.inFlight !== undefined) this.inFlight.cancelled = true;
   }
 
-  /** The `airlock` session imports for `process` (ENOSYS unless it is the session shell). */
-  imports(process: Process, memory: ProcessMemory, gate: SyscallGate): Record<string, (...args: never[]) => SyscallResult> {
-    const guard = (): boolean => this.owns(process);
-    return {
-      session_next: (lengthPtr: number): SyscallResult => {
-        if (!guard()) return Errno.NOSYS;
-        return gate.retrying(
-          () => {
-            const inFlight = this.inFlight;
-            if (inFlight !== undefined && !inFlight.delivered) return inFlight;
-            const blocker = new Blocker('external', 'next run');
-            this.nextWaiter = blocker;
-            blocker.onSettle(() => {
-              if (this.nextWaiter === blocker) this.nextWaiter = undefined;
-            });
-            return blocker;
-          },
-          (inFlight) => {
-            memory.setU32(lengthPtr, inFlight.request.length);
-            return Errno.SUCCESS;
-          },
-        );
-      },
-      session_read: (bufPtr: number, length: number) => {
-        if (!guard()) return Errno.NOSYS;
-        const inFlight = this.inFlight;
-        if (inFlight === undefined) return Errno.INVAL;
-        memory.slice(bufPtr, Math.min(length, inFlight.request.length)).set(inFlight.request.subarray(0, length));
-        inFlight.delivered = true;
-        return Errno.SUCCESS;
-      },
-      session_poll: () => {
-        if (!guard()) return Errno.NOSYS;
-        if (this.inFlight?.cancelled) return Errno.INTR;
-        const remaining = this.scheduler.remaining();
-        if (remaining !== undefined && remaining <= 0) return Errno.TIMEDOUT;
-        return Errno.SUCCESS;
-      },
-      session_done: (status: number, statePtr: number, stateLength: number) => {
-        if (!guard()) return Errno.NOSYS;
-        const inFlight = this.inFlight;
-        if (inFlight === undefined) return Errno.INVAL;
-        this.state = memory.slice(statePtr, stateLength).slice();
-        this.inFlight = undefined;
-        inFlight.finish({ status: status & 0xff, crashed: false });
-        return Errno.SUCCESS;
-      },
-    };
+  // ---- the session calls (marshalled by abi/airlock.ts; only the shell may make them) ----
+
+  private guard(process: Process): void {
+    if (!this.owns(process)) fail(Errno.NOSYS, 'only the session shell may make session calls');
+  }
+
+  /** session_next: waits for the next run; its request's length. */
+  next(process: Process): Waiting<number> {
+    this.guard(process);
+    return retry(() => {
+      const inFlight = this.inFlight;
+      if (inFlight !== undefined && !inFlight.delivered) return inFlight.request.length;
+      const blocker = new Blocker('external', 'next run');
+      this.nextWaiter = blocker;
+      blocker.onSettle(() => {
+        if (this.nextWaiter === blocker) this.nextWaiter = undefined;
+      });
+      return blocker;
+    });
+  }
+
+  /** session_read: the request of the run in flight (JSON, docs/abi.md). */
+  read(process: Process): Uint8Array {
+    this.guard(process);
+    const inFlight = this.inFlight;
+    if (inFlight === undefined) fail(Errno.INVAL, 'no run in flight');
+    inFlight.delivered = true;
+    return inFlight.request;
+  }
+
+  /** session_poll: INTR when the host cancelled the run, TIMEDOUT past its deadline, else 0. */
+  poll(process: Process): number {
+    this.guard(process);
+    if (this.inFlight?.cancelled) return Errno.INTR;
+    const remaining = this.scheduler.remaining();
+    if (remaining !== undefined && remaining <= 0) return Errno.TIMEDOUT;
+    return Errno.SUCCESS;
+  }
+
+  /** session_done: the run is over with `status`; `state` is the shell's state after it. */
+  done(process: Process, status: number, state: Uint8Array): void {
+    this.guard(process);
+    const inFlight = this.inFlight;
+    if (inFlight === undefined) fail(Errno.INVAL, 'no run in flight');
+    this.state = state;
+    this.lastCwd = process.cwd;
+    this.inFlight = undefined;
+    inFlight.finish({ status: status & 0xff, crashed: false });
   }
 }

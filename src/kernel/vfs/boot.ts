@@ -6,6 +6,7 @@
 //   /dev/{null,zero,random,urandom,tty,stdin,stdout,stderr,fd}   /proc (virtual)
 //   /home/user and /tmp: the only writable trees.
 
+import { SANDBOX_HOME } from '../../protocol/messages.js';
 import type { DirInode, FileInode } from './inode.js';
 import { nowNs } from './inode.js';
 import { Procfs, type ProcessSource } from './procfs.js';
@@ -13,7 +14,10 @@ import { ROOT_INO, type Vfs } from './vfs.js';
 
 export const USER_UID = 1000;
 export const USER_NAME = 'user';
-export const HOME = '/home/user';
+/** The user's home, as the host API names it. */
+export const HOME = SANDBOX_HOME;
+/** Where `pip install` unpacks wheels; python3 puts it on sys.path after the standard library. */
+export const PYTHON_USER_SITE = `${SANDBOX_HOME}/.local/lib/python3/site-packages`;
 
 /** Content of a /usr/bin entry: a magic line and the tool's name (like ELF's \x7fELF). */
 export const TOOL_MAGIC = '\x7fAIRLOCK\n';

@@ -1,16 +1,26 @@
-// A minimal /proc: self, <pid>/{cmdline,cwd,environ,status,fd/N}, and the system files
+// A minimal /proc: self, <pid>/{cmdline,cwd,environ,stat,status,fd/N}, and the system files
 // programs commonly read (version, uptime, cpuinfo, meminfo, loadavg, mounts).
 // /proc/<pid>/fd/N are symlinks that stand for the open descriptor: opening one dups it.
 
 import type { DirInode, FileInode, Inode, SymlinkInode } from './inode.js';
 import { nowNs } from './inode.js';
 import type { VirtualTree } from './virtual-tree.js';
-import { VIRTUAL_INO_BASE, type FdLinkInode, type VfsCaller } from './vfs.js';
+import type { VfsCaller } from './caller.js';
+import { VIRTUAL_INO_BASE, type FdLinkInode } from './vfs.js';
 
 /** What /proc shows of a process. */
 export interface ProcessView {
   pid: number;
   ppid: number;
+  pgid: number;
+  /** When it started, in ms since the sandbox booted. */
+  startMs: number;
+  /** CPU time so far in ms (proc/process.ts cpuMs). */
+  cpuMs: number;
+  /** Memory it holds (a wasm instance's linear memory); 0 when not known. */
+  memoryBytes: number;
+  /** Whether its stdin, stdout or stderr is the terminal (ps's TTY column). */
+  terminal: boolean;
   argv: string[];
   env: string[];
   cwd: string;
@@ -79,7 +89,7 @@ export class Procfs implements VirtualTree {
     const pid = Number(parts[2]);
     const view = this.source.view(pid);
     if (view === undefined) return [];
-    if (parts.length === 3) return ['cmdline', 'cwd', 'environ', 'status', 'fd'];
+    if (parts.length === 3) return ['cmdline', 'cwd', 'environ', 'stat', 'status', 'fd'];
     if (parts.length === 4 && parts[3] === 'fd') return view.fds.map(([fd]) => String(fd));
     void caller;
     return [];
@@ -107,6 +117,8 @@ export class Procfs implements VirtualTree {
           return this.file(path, view.env.map((a) => a + '\0').join(''));
         case 'cwd':
           return this.symlink(path, view.cwd);
+        case 'stat':
+          return this.file(path, statText(view));
         case 'status':
           return this.file(path, statusText(view));
         case 'fd':
@@ -183,8 +195,42 @@ export class Procfs implements VirtualTree {
   }
 }
 
+/** Clock ticks per second in /proc/<pid>/stat (sysconf(_SC_CLK_TCK) on Linux). */
+export const CLOCK_TICKS = 100;
+const PAGE_BYTES = 4096;
+/** The terminal's device number (136:0, /dev/pts/0) in tty_nr. */
+const PTS0 = 136 << 8;
+
+function nameOf(view: ProcessView): string {
+  return ((view.argv[0] ?? '').split('/').pop() ?? '').slice(0, 15);
+}
+
 function statusText(view: ProcessView): string {
-  const name = (view.argv[0] ?? '').split('/').pop() ?? '';
   const state = view.state === 'running' ? 'R (running)' : view.state === 'sleeping' ? 'S (sleeping)' : 'Z (zombie)';
-  return `Name:\t${name}\nState:\t${state}\nPid:\t${view.pid}\nPPid:\t${view.ppid}\nUid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\n`;
+  const memory = `VmSize:\t${Math.round(view.memoryBytes / 1024)} kB\nVmRSS:\t${Math.round(view.memoryBytes / 1024)} kB\n`;
+  return `Name:\t${nameOf(view)}\nState:\t${state}\nPid:\t${view.pid}\nPPid:\t${view.ppid}\nUid:\t1000\t1000\t1000\t1000\nGid:\t1000\t1000\t1000\t1000\n${memory}Threads:\t1\n`;
+}
+
+/**
+ * /proc/<pid>/stat in Linux's layout (proc(5)): the fields ps and top read — state, ppid,
+ * pgrp, session, tty_nr, utime (all CPU time is user time here), starttime, vsize, rss —
+ * and zeros for the rest, 52 fields in all.
+ */
+function statText(view: ProcessView): string {
+  const state = view.state === 'running' ? 'R' : view.state === 'sleeping' ? 'S' : 'Z';
+  const ticks = (ms: number): number => Math.floor((ms * CLOCK_TICKS) / 1000);
+  const fields: number[] = new Array<number>(49).fill(0);
+  // Index i here is field i + 4 of proc(5) (after pid, comm and state).
+  fields[0] = view.ppid;
+  fields[1] = view.pgid;
+  fields[2] = 1;
+  fields[3] = view.terminal ? PTS0 : 0;
+  fields[4] = -1;
+  fields[10] = ticks(view.cpuMs);
+  fields[14] = 20;
+  fields[16] = 1;
+  fields[18] = ticks(view.startMs);
+  fields[19] = view.memoryBytes;
+  fields[20] = Math.ceil(view.memoryBytes / PAGE_BYTES);
+  return `${view.pid} (${nameOf(view)}) ${state} ${fields.join(' ')}\n`;
 }

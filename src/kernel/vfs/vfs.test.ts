@@ -4,7 +4,8 @@ import { bootFilesystem } from './boot.js';
 import type { DirInode, FileInode } from './inode.js';
 import { FsLimitError } from './limits.js';
 import { decodePathBytes, encodePathString } from './path.js';
-import { KERNEL_CALLER, MAX_SYMLINK_HOPS, ROOT_INO, Vfs, type VfsCaller } from './vfs.js';
+import { KERNEL_CALLER, type VfsCaller } from './caller.js';
+import { MAX_SYMLINK_HOPS, ROOT_INO, Vfs } from './vfs.js';
 
 const USER: VfsCaller = { pid: 7, umask: 0o022, uid: 1000, gid: 1000 };
 const NO_PROCESSES = { pids: () => [7], view: () => undefined, uptimeSeconds: () => 1, memoryBytes: () => 1 << 30 };

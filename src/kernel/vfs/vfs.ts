@@ -12,19 +12,10 @@ import { InodeTable, type TableSnapshot } from './inode-table.js';
 import { UsageMeter, type FsLimits, type FsUsage } from './limits.js';
 import { NAME_MAX, PATH_MAX, isValidName, splitPath } from './path.js';
 import type { VirtualTree } from './virtual-tree.js';
+import type { VfsCaller } from './caller.js';
 
 export const ROOT_INO = 1;
 export const MAX_SYMLINK_HOPS = 40;
-
-/** Who is asking: the process whose /proc/self and umask apply. */
-export interface VfsCaller {
-  pid: number;
-  umask: number;
-  uid: number;
-  gid: number;
-}
-
-export const KERNEL_CALLER: VfsCaller = { pid: 0, umask: 0o022, uid: 0, gid: 0 };
 
 export interface VfsSnapshot {
   table: TableSnapshot;
@@ -258,6 +249,16 @@ export class Vfs {
     this.touchChanged(parent.ino);
     this.touchChanged(full.ino);
     return full;
+  }
+
+  /** Removes a system entry (an installed package's file, by `pkg remove`); no-op when absent. */
+  removeSystemEntry(dir: DirInode, name: string): void {
+    const ino = dir.entries.get(name);
+    if (ino === undefined) return;
+    const parent = this.table.mutable(dir.ino) as DirInode;
+    parent.entries.delete(name);
+    this.touchDir(parent);
+    this.release(this.getOrThrow(ino));
   }
 
   // ---- removal and rename -------------------------------------------------------------

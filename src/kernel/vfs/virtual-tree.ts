@@ -2,7 +2,7 @@
 // numbered from VIRTUAL_INO_BASE up, are never stored in the table and never persisted.
 
 import type { DirInode, Inode } from './inode.js';
-import type { VfsCaller } from './vfs.js';
+import type { VfsCaller } from './caller.js';
 
 export interface VirtualTree {
   /** Whether a synthesized directory inode belongs to this tree. */
