@@ -114,16 +114,27 @@ for (const target of targets) {
   if (target.commandsFrom) target.commands = commandsIn(target.commandsFrom);
 }
 
+const FOREIGN_TARGET = 'wasi-tests';
+
 // `node scripts/build-wasm.mjs probe shell` builds only those binaries; the manifests keep
-// the other entries as they were.
-const only = process.argv.slice(2);
-const selected = only.length === 0 ? targets : targets.filter((t) => only.includes(t.bin));
+// the other entries as they were. `--out DIR` writes the outputs under DIR instead of the
+// repository (same relative paths): `npm test` compares such a build with the committed
+// files while other stages use them.
+const args = process.argv.slice(2);
+const outFlag = args.indexOf('--out');
+const outRoot = outFlag < 0 ? root : resolve(args[outFlag + 1] ?? '');
+if (outFlag >= 0) args.splice(outFlag, 2);
+// `wasi-tests` names the foreign WASI test programs (built below, after the Rust targets).
+const buildForeign = args.length === 0 || args.includes(FOREIGN_TARGET);
+const only = args.filter((a) => a !== FOREIGN_TARGET);
+const selected = args.length === 0 ? targets : targets.filter((t) => only.includes(t.bin));
 if (only.length > 0 && selected.length !== only.length) {
   console.error(`build-wasm: unknown target in ${only.join(' ')}; known: ${targets.map((t) => t.bin).join(' ')}`);
   process.exit(1);
 }
 
 const CARGO = '/usr/bin/cargo';
+const CLANG = '/usr/bin/clang-14';
 const RUSTC = '/usr/bin/rustc';
 
 function requireTool(path, debianPackage) {
@@ -175,7 +186,8 @@ for (const target of selected) {
 // Why: with panic = "abort" every bounds check, unwrap and Vec growth calls one of these,
 // and each of them reaches `fd_write` (the panic message) through the panic hook. Asyncify
 // therefore instrumented almost every function for a path that only ever ends the process:
-// coreutils.wasm went from 4.24 MB to 3.36 MB without it (docs/coreutils.md).
+// coreutils.wasm went from 4.24 MB to 3.36 MB without it (docs/coreutils.md), shell.wasm from
+// 1.37 MB to 1.06 MB (measured on the same sources).
 //
 // Why it is safe: a function on this list cannot suspend correctly, but it also never
 // returns to its caller. If a system call under it suspends (the panic hook's write to
@@ -225,20 +237,33 @@ const NEVER_RETURNING = [
 
 const manifests = new Map();
 for (const [flags, group] of groups) {
+  if (group.length === 0) continue;
   cargoBuild(flags, [...new Set(group.map((t) => t.package))]);
   for (const target of group) {
     const input = join(targetDir, 'wasm32-wasi', 'release', `${target.bin}.wasm`);
-    const output = join(root, target.out);
+    const output = join(outRoot, target.out);
     mkdirSync(dirname(output), { recursive: true });
     // -Oz after asyncify: 1% smaller than -Os on coreutils (4.51 MB against 4.55 MB).
     const asyncifyArgs = target.asyncifySkipNeverReturning ? [`--pass-arg=asyncify-removelist@${NEVER_RETURNING.join(',')}`] : [];
+    // Binaryen inlines every function that has one caller, whatever its size (-ocimfs -1):
+    // that undoes the #[inline(never)] that keeps rare, heavy arms out of a recursive
+    // interpreter's hot function. The frame V8's optimizing tier gives a function grows
+    // with all of its code (awk's eval: 18 KB against 200 B in the baseline tier), and a
+    // wasm frame is on the JS stack (~1 MB): awk's d(500) ran out of stack once eval had
+    // tiered up, after a few runs in one sandbox. Capped, eval's frame is 216 B.
+    const inlineArgs = target.oneCallerInlineMaxSize === undefined ? [] : [`-ocimfs=${target.oneCallerInlineMaxSize}`];
     execFileSync('wasm-opt', [
-      input, '-O2', '--asyncify', ...asyncifyArgs, '-Oz',
+      input, ...inlineArgs, '-O2', '--asyncify', ...asyncifyArgs, '-Oz',
       '--strip-debug', '--strip-producers', '--enable-bulk-memory',
       '-o', output,
     ], { stdio: 'inherit' });
     const bytes = readFileSync(output);
     checkImports(target.out, bytes);
+    // A size budget (`maxBytes`) is part of the target: a build past it fails here.
+    if (target.maxBytes !== undefined && bytes.length > target.maxBytes) {
+      console.error(`build-wasm: ${target.out} is ${bytes.length} bytes, over its budget of ${target.maxBytes} (crates/wasm-targets.json)`);
+      process.exitCode = 1;
+    }
     const entry = {
       name: target.bin,
       file: target.out.split('/').pop(),
@@ -260,7 +285,7 @@ for (const [manifestPath, built] of manifests) {
   // Entries of this directory's targets that were not rebuilt keep their manifest entry.
   const previous = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')).modules : [];
   const builtNames = new Set(built.map((m) => m.name));
-  const dirTargets = new Set(targets.filter((t) => dirname(join(root, t.out)) === dir).map((t) => t.bin));
+  const dirTargets = new Set(targets.filter((t) => dirname(join(outRoot, t.out)) === dir).map((t) => t.bin));
   const modules = [...built, ...previous.filter((m) => !builtNames.has(m.name) && dirTargets.has(m.name))];
   modules.sort((a, b) => a.name.localeCompare(b.name));
   // Remove stale outputs so the committed tree matches exactly what was built.
@@ -271,3 +296,39 @@ for (const [manifestPath, built] of manifests) {
   writeFileSync(manifestPath, JSON.stringify({ abi: 1, modules }, null, 2) + '\n');
 }
 
+
+// Foreign WASI test programs (tests/wasi/bin/): plain wasm32-wasi modules with their own
+// memory, neither asyncified nor importing anything but WASI — what a program built
+// elsewhere looks like (docs/wasi.md). C from tests/wasi/src with Debian's clang and
+// wasi-libc; Rust from crates/wasi-programs with Debian's rustc. bad-import.c imports a
+// function on purpose (--allow-undefined), to be refused.
+if (buildForeign) {
+  requireTool(CLANG, 'clang-14 wasi-libc libclang-rt-14-dev-wasm32');
+  const sources = join(root, 'tests/wasi/src');
+  const out = join(outRoot, 'tests/wasi/bin');
+  mkdirSync(out, { recursive: true });
+  const built = [];
+  for (const file of readdirSync(sources).filter((f) => f.endsWith('.c')).sort()) {
+    const name = file.slice(0, -2);
+    const output = join(out, `${name}.wasm`);
+    execFileSync(CLANG, [
+      '--target=wasm32-wasi', '-O2', '-Wall', '-Wno-unused-result', `-ffile-prefix-map=${root}=/airlock`,
+      ...(name === 'bad-import' ? ['-Wl,--allow-undefined'] : []),
+      '-Wl,--strip-all', '-o', output, join(sources, file),
+    ], { stdio: 'inherit', env: { ...process.env, SOURCE_DATE_EPOCH: '0' } });
+    built.push(name);
+  }
+  execFileSync(CARGO, ['build', '--release', '--target', 'wasm32-wasi', '-p', 'wasi-programs'], {
+    cwd: cratesDir,
+    stdio: 'inherit',
+    env: { ...process.env, RUSTC, CARGO_TARGET_DIR: join(targetDir, 'foreign'), RUSTFLAGS: rustflags.replace(' -C link-arg=--import-memory', ''), CARGO_INCREMENTAL: '0', SOURCE_DATE_EPOCH: '0' },
+  });
+  execFileSync('wasm-opt', [
+    join(targetDir, 'foreign', 'wasm32-wasi', 'release', 'conformance-rs.wasm'), '-O2',
+    '--strip-debug', '--strip-producers', '--enable-bulk-memory', '-o', join(out, 'conformance-rs.wasm'),
+  ], { stdio: 'inherit' });
+  built.push('conformance-rs');
+  const keep = new Set(built.map((name) => `${name}.wasm`));
+  for (const file of readdirSync(out)) if (file.endsWith('.wasm') && !keep.has(file)) unlinkSync(join(out, file));
+  for (const name of built) console.log(`build-wasm: tests/wasi/bin/${name}.wasm ${(readFileSync(join(out, `${name}.wasm`)).length / 1024).toFixed(0)} KiB`);
+}

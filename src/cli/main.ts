@@ -1,52 +1,44 @@
-// The `airlock` command: runs code in a fresh sandbox from a terminal or a script.
+// The `airlock` command: dispatches to the subcommand named by the first argument
+// (src/cli/commands.ts). Usage errors exit 2 with a message; errors of the sandbox itself
+// (a limit, a closed sandbox) exit 2 too, any other failure 1.
 
-import { readFile } from 'node:fs/promises';
-import { Sandbox, drainWarmPool, AirlockError } from '../host/node/index.js';
-import { USAGE, parseCli, type RunCommand } from './args.js';
-import { copyDirInto } from './copy-dir.js';
+import { AirlockError, drainWarmPool } from '../host/node/index.js';
+import type { CliContext } from './command.js';
+import { COMMANDS } from './commands.js';
 
 const VERSION = '0.1.0';
 
-async function run(command: RunCommand): Promise<number> {
-  const sandbox = await Sandbox.create({ allowedTools: command.allowTools.length > 0 ? command.allowTools : undefined });
-  try {
-    if (command.dir !== undefined) await copyDirInto(sandbox, command.dir);
-    const target = command.argv ?? command.command ?? (await readFile(command.script as string, 'utf8'));
-    const result = await sandbox.run(target, {
-      timeoutMs: command.timeoutMs,
-      onStdout: command.json ? undefined : (_text, bytes) => process.stdout.write(bytes),
-      onStderr: command.json ? undefined : (_text, bytes) => process.stderr.write(bytes),
-    });
-    if (command.json) {
-      const { stdoutBytes: _o, stderrBytes: _e, ...printable } = result;
-      process.stdout.write(JSON.stringify(printable, null, 2) + '\n');
-    }
-    return result.exitCode;
-  } finally {
-    await sandbox.destroy();
-  }
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  const lines = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
+  return `Usage: airlock COMMAND [ARGS...]\n\nCommands:\n${lines.join('\n')}\n\nRun 'airlock COMMAND --help' for a command's options.\n  -h, --help     show this help\n      --version  show the version\n`;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  const parsed = parseCli(argv);
-  if (!parsed.ok) {
-    process.stderr.write(`airlock: ${parsed.error}\nTry 'airlock --help' for more information.\n`);
+const context: CliContext = {
+  usageError(message, command) {
+    const name = command === undefined ? 'airlock' : `airlock ${command}`;
+    process.stderr.write(`${name}: ${message}\nTry '${name} --help' for more information.\n`);
     return 2;
-  }
-  const command = parsed.command;
-  if (command.kind === 'help') {
-    process.stdout.write(USAGE);
+  },
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    process.stdout.write(usage());
     return 0;
   }
-  if (command.kind === 'version') {
+  if (first === '--version') {
     process.stdout.write(`airlock ${VERSION}\n`);
     return 0;
   }
+  const command = COMMANDS.find((candidate) => candidate.name === first);
+  if (command === undefined) return context.usageError(`unknown command '${first}'`);
   try {
-    return await run(command);
+    return await command.main(rest, context);
   } catch (error) {
-    const message = error instanceof AirlockError || error instanceof Error ? error.message : String(error);
-    process.stderr.write(`airlock: ${message}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`airlock ${command.name}: ${message}\n`);
     return error instanceof AirlockError ? 2 : 1;
   } finally {
     drainWarmPool();

@@ -4,6 +4,7 @@
 
 import type * as Comlink from 'comlink';
 import type { KernelApi, WorkerEvent } from '../protocol/messages.js';
+import type { OsIsolation } from './types.js';
 
 export interface KernelConnection {
   readonly api: Comlink.Remote<KernelApi>;
@@ -12,6 +13,8 @@ export interface KernelConnection {
   readonly died: Promise<string>;
   /** Ends the worker at once (the hard kill). */
   terminate(): void;
+  /** How the OS confines the worker (a Node child); null where the platform has no OS layer of ours. */
+  readonly isolation: OsIsolation | null;
 }
 
 export interface ConnectOptions {

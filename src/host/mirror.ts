@@ -136,7 +136,8 @@ export class Mirror {
         page = [];
         used = 0;
         for (let offset = 0; offset < data.length; offset += fragment) {
-          yield { records: [{ ...record, data: data.subarray(offset, offset + fragment), dataOffset: offset }], deleted: [] };
+          // A copy, not a view: posting a view clones its whole buffer (the whole file) each time.
+          yield { records: [{ ...record, data: data.slice(offset, offset + fragment), dataOffset: offset }], deleted: [] };
         }
         continue;
       }

@@ -1,6 +1,8 @@
 // A run's output as the host receives it: streamed to the caller's callbacks as it comes,
 // and kept (up to the limits, again: the worker is untrusted) for the result.
 
+import { terminalModeOf, type TerminalMode } from '../protocol/terminal.js';
+
 export class RunOutput {
   private readonly chunks = { stdout: [] as Uint8Array[], stderr: [] as Uint8Array[] };
   private readonly sizes = { stdout: 0, stderr: 0 };
@@ -12,8 +14,20 @@ export class RunOutput {
     private readonly callbacks: {
       onStdout?: (text: string, bytes: Uint8Array) => void;
       onStderr?: (text: string, bytes: Uint8Array) => void;
+      onStdinWanted?: () => void;
+      onTerminalMode?: (mode: TerminalMode) => void;
     },
   ) {}
+
+  /** A program of this run changed the terminal's mode (the worker's terminal-mode event). */
+  terminalMode(flags: number): void {
+    this.callbacks.onTerminalMode?.(terminalModeOf(flags));
+  }
+
+  /** A process of this run waits for stdin (the worker's stdin-wanted event). */
+  stdinWanted(): void {
+    this.callbacks.onStdinWanted?.();
+  }
 
   add(stream: 'stdout' | 'stderr', bytes: Uint8Array): void {
     const limit = stream === 'stdout' ? this.limits.stdoutBytes : this.limits.stderrBytes;

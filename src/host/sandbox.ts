@@ -7,16 +7,21 @@
 // terminated and a fresh one is started from the checkpoint, so the killed run's effects
 // are gone and everything before it is intact.
 
-import { resolveLimits, HARD_KILL_GRACE_MS, type SandboxLimits } from '../protocol/limits.js';
+import { resolveLimits, resolvePackagePolicy, HARD_KILL_GRACE_MS, type PackagePolicy, type SandboxLimits } from '../protocol/limits.js';
 import { AirlockError, LimitError, SandboxClosedError } from '../protocol/errors.js';
-import { PROTOCOL_VERSION, type DirEntry, type ErrorClass, type RealmReport, type RunReply, type StatResult } from '../protocol/messages.js';
-import type { MountEntry } from '../protocol/records.js';
+import { PROTOCOL_VERSION, SANDBOX_HOME, type DirEntry, type ErrorClass, type RealmReport, type RunReply, type StatResult } from '../protocol/messages.js';
+import type { ChangeBatch, MountEntry } from '../protocol/records.js';
 import type { KernelConnection, Platform } from './connection.js';
 import { Mirror } from './mirror.js';
 import { performRequest } from './network/perform.js';
+import { secretPlaceholders } from './network/secrets.js';
 import type { NetRequest } from '../protocol/network.js';
 import { RunOutput } from './run-output.js';
-import type { MountSource, RunOptions, RunResult, SandboxOptions, SessionState } from './types.js';
+import { SessionAudit, auditUrl, newSessionId } from './audit/session-audit.js';
+import type { MountSource, OsIsolation, RunOptions, RunResult, SandboxOptions, SessionState } from './types.js';
+import type { NetworkPolicy } from './network/policy.js';
+import { ExtensionHost } from './extensions/extension-host.js';
+import { resolveExtensions } from './extensions/spec.js';
 import type { InodeRecord } from '../protocol/records.js';
 
 const encoder = new TextEncoder();
@@ -33,6 +38,8 @@ type Outcome =
 interface Checkpoint {
   mirror: Mirror;
   shellState: Uint8Array;
+  /** The session shell's working directory in that state (as its last run reported it). */
+  cwd: string;
 }
 
 export class Sandbox {
@@ -41,6 +48,8 @@ export class Sandbox {
   private checkpoint: Checkpoint;
   private readonly snapshots = new Map<number, Checkpoint>();
   private readonly outputs = new Map<number, RunOutput>();
+  /** The hard-kill clocks of interactive runs (paused while they wait for input). */
+  private readonly runClocks = new Map<number, { pause(): void; resume(): void }>();
   private queue: Promise<unknown> = Promise.resolve();
   private nextRunId = 1;
   private nextSnapshotId = 1;
@@ -55,25 +64,53 @@ export class Sandbox {
   private tools: string[] = [];
 
   /** Use `Sandbox.create()` of the node or browser entry; this only wires the platform. */
+  /** Names this session in its audit events. */
+  readonly sessionId: string;
+  private readonly audit: SessionAudit;
+  private readonly extensions: ExtensionHost;
+  /** What `pkg` may install (docs/packages.md). */
+  readonly packages: PackagePolicy;
+
   constructor(
     private readonly platform: Platform,
     private readonly options: SandboxOptions,
   ) {
     this.limits = resolveLimits(options.limits);
-    this.checkpoint = { mirror: new Mirror(this.limits), shellState: new Uint8Array(0) };
+    this.packages = resolvePackagePolicy(options.packages);
+    this.sessionId = options.sessionId ?? newSessionId();
+    this.audit = new SessionAudit(options.onAuditEvent, this.sessionId);
+    this.extensions = new ExtensionHost(resolveExtensions(options.extensions), { allowedTools: options.allowedTools, audit: this.audit, runId: () => this.activeRunId ?? null });
+    this.checkpoint = { mirror: new Mirror(this.limits), shellState: new Uint8Array(0), cwd: SANDBOX_HOME };
   }
 
   /** Creates a sandbox on `platform` (use the `Sandbox` export of the node or browser entry). */
   static async createOn<T extends Sandbox>(this: new (platform: Platform, options: SandboxOptions) => T, platform: Platform, options: SandboxOptions = {}): Promise<T> {
     const sandbox = new this(platform, options);
     await sandbox.start();
+    sandbox.audit.created({ allowedTools: options.allowedTools, networkHosts: options.network?.allowedHosts, forkedFrom: null, fromState: options.state !== undefined, limits: sandbox.limits });
     if (options.state !== undefined) {
-      await sandbox.loadCheckpoint({ mirror: Mirror.fromRecords(sandbox.limits, options.state.records), shellState: options.state.shellState });
+      let mirror: Mirror;
+      try {
+        mirror = Mirror.fromRecords(sandbox.limits, options.state.records);
+      } catch (error) {
+        sandbox.audit.emit({ type: 'persistence.rejected', runId: null, reason: `the saved session: ${(error as Error).message}`, limit: error instanceof LimitError ? error.limit : null });
+        await sandbox.destroy();
+        throw error;
+      }
+      await sandbox.loadCheckpoint({ mirror, shellState: options.state.shellState, cwd: SANDBOX_HOME });
     }
     for (const [path, content] of Object.entries(options.files ?? {})) {
       await sandbox.writeFile(path, content, { parents: true });
     }
     return sandbox;
+  }
+
+  /**
+   * How the OS confines this sandbox's worker (Node: see docs/security.md, "The OS layer");
+   * null in the browser. Check `isolation.missing` where the machine may lack bubblewrap.
+   */
+  get isolation(): OsIsolation | null {
+    return this.connection.isolation;
   }
 
   /** The tools installed in this sandbox (the allowlist may still refuse some). */
@@ -93,6 +130,20 @@ export class Sandbox {
     connection.onEvent((event) => {
       if (event.airlockEvent === 'output') this.outputs.get(event.runId)?.add(event.stream, event.data);
       else if (event.airlockEvent === 'net-request') void this.answerNetRequest(connection, event.id, event.request);
+      else if (event.airlockEvent === 'stdin-wanted') {
+        this.runClocks.get(event.runId)?.pause();
+        this.outputs.get(event.runId)?.stdinWanted();
+      }
+      else if (event.airlockEvent === 'run-clock') {
+        const clock = this.runClocks.get(event.runId);
+        if (event.held) clock?.pause();
+        else clock?.resume();
+      } else if (event.airlockEvent === 'terminal-mode') this.outputs.get(event.runId)?.terminalMode(event.flags);
+      else if (event.airlockEvent === 'exec') this.options.onExec?.({ path: event.path, argv: event.argv });
+      else if (event.airlockEvent === 'refusals') this.audit.sandboxReported(typeof event.runId === 'number' ? event.runId : null, event.refusals);
+      else if (event.airlockEvent === 'package') this.audit.packageReported(event.report);
+      else if (event.airlockEvent === 'extension-call') void this.extensions.call(connection.api, event);
+      else if (event.airlockEvent === 'extension-ended') this.extensions.ended(event.callId);
     });
     void connection.died.then((reason) => {
       if (this.connection === connection) this.brokenReason = reason;
@@ -103,13 +154,19 @@ export class Sandbox {
       limits: this.limits,
       allowedTools: this.options.allowedTools ?? null,
       hostname: this.options.hostname ?? 'sandbox',
-      env: this.options.env ?? {},
+      // A secret's placeholder, never its value (network/secrets.ts).
+      env: { ...secretPlaceholders(this.options.network?.secrets), ...(this.options.env ?? {}) },
+      traceExec: this.options.onExec !== undefined,
+      extensions: this.extensions.declarations,
+      packages: this.packages,
+      keepBackgroundProcesses: this.options.keepBackgroundProcesses === true,
     });
     this.tools = tools;
   }
 
   /** Replaces the worker with a fresh one holding `checkpoint` (the hard-kill recovery). */
-  private async restartFrom(checkpoint: Checkpoint): Promise<void> {
+  private async restartFrom(checkpoint: Checkpoint, reason: string, runId: number | null = null): Promise<void> {
+    this.audit.emit({ type: 'sandbox.worker_restarted', runId, reason });
     this.connection.terminate();
     this.brokenReason = undefined;
     await this.start();
@@ -122,14 +179,14 @@ export class Sandbox {
       await this.connection.api.loadImage({ ...page, last: false });
     }
     await this.connection.api.loadImage({ records: [], deleted: [], shellState: checkpoint.shellState, last: true });
-    this.checkpoint = { mirror: checkpoint.mirror.clone(), shellState: checkpoint.shellState };
+    this.checkpoint = { ...checkpoint, mirror: checkpoint.mirror.clone() };
   }
 
   /** Runs mutating operations one at a time, each followed by a commit of its changes. */
   private exclusive<T>(operation: () => Promise<T>): Promise<T> {
     const result = this.queue.then(async () => {
       if (this.closed) throw new SandboxClosedError();
-      if (this.brokenReason !== undefined) await this.restartFrom(this.checkpoint);
+      if (this.brokenReason !== undefined) await this.restartFrom(this.checkpoint, this.brokenReason);
       return operation();
     });
     this.queue = result.catch(() => undefined);
@@ -141,13 +198,16 @@ export class Sandbox {
    * mirror, and makes that the checkpoint. A worker that breaks the protocol or the limits
    * is replaced by a fresh one at the previous checkpoint, and the error is thrown.
    */
-  private async commit(shellState?: Uint8Array): Promise<void> {
+  private async commit(session?: { shellState?: Uint8Array; cwd: string }, runId: number | null = null, firstBatch?: ChangeBatch): Promise<void> {
+    const shellState = session?.shellState;
     let next: Mirror | undefined;
     const changed = new Set<number>();
     const deleted = new Set<number>();
     try {
       for (;;) {
-        const batch = await this.connection.api.takeChanges(this.budget());
+        // The run's reply may have brought the first page already (RunRequest.changesBudget).
+        const batch = firstBatch ?? (await this.connection.api.takeChanges(this.budget()));
+        firstBatch = undefined;
         if (next === undefined && batch.done && batch.records.length === 0 && batch.deleted.length === 0) break;
         next ??= this.checkpoint.mirror.clone();
         next.apply(batch);
@@ -156,11 +216,13 @@ export class Sandbox {
         if (batch.done) break;
       }
     } catch (error) {
-      await this.restartFrom(this.checkpoint);
+      this.audit.emit({ type: 'persistence.rejected', runId, reason: (error as Error).message, limit: error instanceof LimitError ? error.limit : null });
+      await this.restartFrom(this.checkpoint, `its changes were refused: ${(error as Error).message}`, runId);
       throw error;
     }
+    if (changed.size > 0 || deleted.size > 0) this.audit.emit({ type: 'persistence.committed', runId, records: changed.size, deleted: deleted.size });
     const stateChanged = shellState !== undefined && shellState !== this.checkpoint.shellState;
-    this.checkpoint = { mirror: next ?? this.checkpoint.mirror, shellState: shellState ?? this.checkpoint.shellState };
+    this.checkpoint = { mirror: next ?? this.checkpoint.mirror, shellState: shellState ?? this.checkpoint.shellState, cwd: session?.cwd ?? this.checkpoint.cwd };
     if (this.options.onCommit !== undefined && (changed.size > 0 || deleted.size > 0 || stateChanged)) {
       const mirror = this.checkpoint.mirror;
       const records = [...changed].filter((ino) => !deleted.has(ino)).map((ino) => mirror.get(ino)).filter((r): r is InodeRecord => r !== undefined);
@@ -177,12 +239,45 @@ export class Sandbox {
   writeStdin(data: string | Uint8Array | null): Promise<void> {
     const runId = this.activeRunId;
     if (runId === undefined) return Promise.resolve();
+    this.runClocks.get(runId)?.resume();
     return this.connection.api.writeStdin(runId, typeof data === 'string' ? encoder.encode(data) : data);
+  }
+
+  /** The terminal was resized: programs that ask for its size from now on see this one. */
+  resizeTerminal(size: { cols: number; rows: number }): Promise<void> {
+    return this.connection.api.resizeTerminal(size);
+  }
+
+  /**
+   * Sends Ctrl-C (SIGINT) to the current run without the kill an aborted signal leads to:
+   * a program that handles it goes on (Python raises KeyboardInterrupt, its REPL continues);
+   * the others end as with any SIGINT.
+   */
+  interrupt(): Promise<void> {
+    const runId = this.activeRunId;
+    if (runId === undefined) return Promise.resolve();
+    return this.connection.api.cancel(runId);
+  }
+
+  /**
+   * The network policy requests are decided by: the sandbox's, plus the package hosts while
+   * packages are enabled (pkg's downloads take the same path as every request).
+   */
+  private networkPolicy(): NetworkPolicy | undefined {
+    const network = this.options.network;
+    if (!this.packages.enabled || this.packages.allowedHosts.length === 0) return network;
+    return { ...(network ?? {}), allowedHosts: [...(network?.allowedHosts ?? []), ...this.packages.allowedHosts] };
   }
 
   /** Decides and performs a sandbox's network request, then answers it in pieces. */
   private async answerNetRequest(connection: KernelConnection, id: number, request: NetRequest): Promise<void> {
-    const { head, body } = await performRequest(request, this.options.network, this.limits.networkResponseBytes, this.platform.network);
+    this.options.onNetRequest?.({ method: request.method, url: request.url });
+    const runId = this.activeRunId ?? null;
+    const onDecision = !this.audit.enabled
+      ? undefined
+      : (method: string, url: URL, decision: { allowed: boolean; reason?: string }): void =>
+          this.audit.emit({ type: 'network.decision', runId, enforcer: 'host', method, url: auditUrl(url), host: url.hostname, allowed: decision.allowed, reason: decision.allowed ? null : (decision.reason ?? null) });
+    const { head, body } = await performRequest(request, this.networkPolicy(), this.limits.networkResponseBytes, this.platform.network, onDecision);
     try {
       await connection.api.netHead(id, head);
       const budget = this.budget();
@@ -206,6 +301,7 @@ export class Sandbox {
     if (typeof command === 'string') {
       const bytes = encoder.encode(command).length;
       if (bytes > this.limits.commandBytes) {
+        this.audit.emit({ type: 'limit.hit', runId: null, limit: 'commandBytes', value: this.limits.commandBytes });
         return Promise.reject(new LimitError('commandBytes', this.limits.commandBytes, `command is ${bytes} bytes; the limit commandBytes is ${this.limits.commandBytes}`));
       }
     }
@@ -217,6 +313,7 @@ export class Sandbox {
   private async runNow(command: string | string[], options: RunOptions): Promise<RunResult> {
     const runId = this.nextRunId++;
     this.activeRunId = runId;
+    this.audit.runStarted(runId, command);
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? this.limits.timeoutMs;
     const output = new RunOutput(this.limits, options);
@@ -235,9 +332,33 @@ export class Sandbox {
           stdin: typeof options.stdin === 'string' ? encoder.encode(options.stdin) : options.stdin,
           interactiveStdin: options.interactive === true,
           terminal: options.terminal === true,
+          changesBudget: this.budget(),
+          terminalSize: options.terminalSize,
         })
         .then((reply) => finish({ kind: 'reply', reply }), reject);
-      timers.push(setTimeout(() => finish({ kind: 'timeout' }), timeoutMs + HARD_KILL_GRACE_MS));
+      // The hard kill's clock, paused while an interactive run waits for terminal input or
+      // Python's interpreter loads (as the kernel's deadline is): a person reading a prompt
+      // is not a runaway program, and neither is a download.
+      let left = timeoutMs + HARD_KILL_GRACE_MS;
+      let since = performance.now();
+      let killTimer: ReturnType<typeof setTimeout> | undefined = setTimeout(() => finish({ kind: 'timeout' }), left);
+      this.runClocks.set(runId, {
+        pause: () => {
+          if (killTimer === undefined) return;
+          clearTimeout(killTimer);
+          killTimer = undefined;
+          left -= performance.now() - since;
+        },
+        resume: () => {
+          if (killTimer !== undefined) return;
+          since = performance.now();
+          killTimer = setTimeout(() => finish({ kind: 'timeout' }), Math.max(0, left));
+        },
+      });
+      settle.push(() => {
+        if (killTimer !== undefined) clearTimeout(killTimer);
+        this.runClocks.delete(runId);
+      });
       void this.connection.died.then((reason) => finish({ kind: 'died', reason }));
       void this.whenClosed.then(() => finish({ kind: 'died', reason: 'the sandbox was destroyed' }));
       const signal = options.signal;
@@ -270,7 +391,8 @@ export class Sandbox {
       errorClass = outcome.reply.errorClass;
       limit = outcome.reply.limit;
       try {
-        await this.commit(outcome.reply.shellState);
+        // Only a shell command line moves the session's directory (an argv run has its own).
+        await this.commit(typeof command === 'string' ? { shellState: outcome.reply.shellState, cwd: outcome.reply.cwd } : undefined, runId, outcome.reply.changes);
       } catch (error) {
         if (!(error instanceof AirlockError)) throw error;
         exitCode = exitCode === 0 ? 1 : exitCode;
@@ -279,7 +401,8 @@ export class Sandbox {
         note = `airlock: ${error.message}; the sandbox was restored to its state before this command\n`;
       }
     } else {
-      await this.restartFrom(this.checkpoint);
+      if (outcome.kind === 'timeout' || outcome.kind === 'cancelled') this.audit.emit({ type: 'sandbox.hard_killed', runId, reason: outcome.kind, timeoutMs });
+      await this.restartFrom(this.checkpoint, outcome.kind === 'died' ? outcome.reason : `the run was hard-killed (${outcome.kind})`, runId);
       if (outcome.kind === 'timeout') {
         exitCode = 124;
         errorClass = 'timeout';
@@ -306,9 +429,24 @@ export class Sandbox {
       truncated: output.truncated.stdout || output.truncated.stderr || (outcome.kind === 'reply' && (outcome.reply.truncated.stdout || outcome.reply.truncated.stderr)),
       durationMs: performance.now() - started,
       errorClass,
+      cwd: outcome.kind === 'reply' && errorClass !== 'limit' && errorClass !== 'worker-restarted' ? outcome.reply.cwd : this.checkpoint.cwd,
     };
     if (limit !== undefined) result.limit = limit;
+    this.auditRunEnd(runId, result, timeoutMs, {
+      stdout: output.truncated.stdout || (outcome.kind === 'reply' && outcome.reply.truncated.stdout),
+      stderr: output.truncated.stderr || (outcome.kind === 'reply' && outcome.reply.truncated.stderr),
+    });
     return result;
+  }
+
+  /** The limits a run hit, then its end. */
+  private auditRunEnd(runId: number, result: RunResult, timeoutMs: number, truncated: { stdout: boolean; stderr: boolean }): void {
+    if (!this.audit.enabled) return;
+    if (result.limit !== undefined) this.audit.emit({ type: 'limit.hit', runId, limit: result.limit.name, value: result.limit.value });
+    if (result.errorClass === 'timeout') this.audit.emit({ type: 'limit.hit', runId, limit: 'timeoutMs', value: timeoutMs });
+    if (truncated.stdout) this.audit.emit({ type: 'limit.hit', runId, limit: 'stdoutBytes', value: this.limits.stdoutBytes });
+    if (truncated.stderr) this.audit.emit({ type: 'limit.hit', runId, limit: 'stderrBytes', value: this.limits.stderrBytes });
+    this.audit.runEnded(runId, result);
   }
 
   // ---- files -------------------------------------------------------------------------------
@@ -336,9 +474,10 @@ export class Sandbox {
     const data = typeof content === 'string' ? encoder.encode(content) : content;
     return this.exclusive(async () => {
       const budget = this.budget();
-      await this.connection.api.writeFile(path, data.subarray(0, budget), options);
+      // Pieces are copies: posting a view would clone the whole buffer with each piece.
+      await this.connection.api.writeFile(path, data.length > budget ? data.slice(0, budget) : data, options);
       for (let offset = budget; offset < data.length; offset += budget) {
-        await this.connection.api.writeFile(path, data.subarray(offset, offset + budget), { offset });
+        await this.connection.api.writeFile(path, data.slice(offset, offset + budget), { offset });
       }
       await this.commit();
     });
@@ -355,6 +494,14 @@ export class Sandbox {
   mkdir(path: string, options: { recursive?: boolean; mode?: number } = {}): Promise<void> {
     return this.exclusive(async () => {
       await this.connection.api.mkdir(path, options);
+      await this.commit();
+    });
+  }
+
+  /** Creates a symlink at `path` holding `target` (copied as it is, never resolved). */
+  symlink(target: string, path: string): Promise<void> {
+    return this.exclusive(async () => {
+      await this.connection.api.symlink(target, path);
       await this.commit();
     });
   }
@@ -391,7 +538,7 @@ export class Sandbox {
     return this.exclusive(async () => {
       const id = this.nextSnapshotId++;
       await this.connection.api.snapshot(id);
-      this.snapshots.set(id, { mirror: this.checkpoint.mirror.clone(), shellState: this.checkpoint.shellState });
+      this.snapshots.set(id, { ...this.checkpoint, mirror: this.checkpoint.mirror.clone() });
       return id;
     });
   }
@@ -401,8 +548,9 @@ export class Sandbox {
       const snap = this.snapshots.get(id);
       if (snap === undefined) throw new AirlockError('ENOSNAPSHOT', `no snapshot ${id} in this sandbox`);
       const restoredInPlace = await this.connection.api.restore(id);
-      if (restoredInPlace) this.checkpoint = { mirror: snap.mirror.clone(), shellState: snap.shellState };
-      else await this.restartFrom(snap);
+      if (restoredInPlace) this.checkpoint = { ...snap, mirror: snap.mirror.clone() };
+      else await this.restartFrom(snap, `restoring snapshot ${id}, which this worker does not have`);
+      this.audit.emit({ type: 'sandbox.restored', snapshotId: id, inPlace: restoredInPlace });
     });
   }
 
@@ -410,9 +558,11 @@ export class Sandbox {
   fork(): Promise<Sandbox> {
     return this.exclusive(async () => {
       const Kind = this.constructor as new (platform: Platform, options: SandboxOptions) => Sandbox;
-      const copy = new Kind(this.platform, this.options);
+      const copy = new Kind(this.platform, { ...this.options, sessionId: undefined });
       await copy.start();
-      await copy.loadCheckpoint({ mirror: this.checkpoint.mirror.clone(), shellState: this.checkpoint.shellState });
+      copy.audit.created({ allowedTools: this.options.allowedTools, networkHosts: this.options.network?.allowedHosts, forkedFrom: this.sessionId, fromState: true, limits: copy.limits });
+      await copy.loadCheckpoint({ ...this.checkpoint, mirror: this.checkpoint.mirror.clone() });
+      this.audit.emit({ type: 'sandbox.forked', child: copy.sessionId });
       return copy;
     });
   }
@@ -428,6 +578,8 @@ export class Sandbox {
     this.closed = true;
     this.notifyClosed();
     this.connection.terminate();
+    this.audit.emit({ type: 'sandbox.destroyed' });
+    this.audit.flush();
   }
 
   /** Reads go straight to the worker (even during a run), unless it must be restarted first. */

@@ -5,6 +5,7 @@ import type { ModuleSpec } from '../../protocol/messages.js';
 import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
 import { connectWorker, type WorkerFactory } from './worker-connection.js';
 import { gatewayNetwork } from '../network/gateway-network.js';
+import { pageHeaders } from './page-token.js';
 import { BrowserPython, type PythonLoadProgress } from '../python/browser-python.js';
 
 interface Manifest {
@@ -63,10 +64,18 @@ function pythonFor(options: BrowserPlatformOptions, extras: BrowserPlatformExtra
   return python;
 }
 
+/**
+ * Fetches Pyodide's files and has its snapshot made now, ahead of the first python3 of the
+ * page (which otherwise waits for them): resolves when Python is ready to start.
+ */
+export async function preloadPython(options: BrowserPlatformOptions = {}, extras: BrowserPlatformExtras = {}): Promise<void> {
+  await pythonFor(options, extras).load();
+}
+
 export function browserPlatform(createWorker: WorkerFactory, options: BrowserPlatformOptions = {}, extras: BrowserPlatformExtras = {}): Platform {
   const baseUrl = options.wasmBaseUrl ?? new URL('wasm/', new URL(import.meta.env.BASE_URL, location.href)).href;
   return {
-    network: gatewayNetwork(options.gatewayUrl ?? location.origin),
+    network: gatewayNetwork(options.gatewayUrl ?? location.origin, pageHeaders()),
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
       const python = pythonFor(options, extras);
       return connectWorker((name) => {

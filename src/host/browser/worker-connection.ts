@@ -33,6 +33,8 @@ export function connectWorker(createWorker: WorkerFactory, options: ConnectOptio
     api: Comlink.wrap<KernelApi>(endpoint),
     onEvent: (listener) => listeners.add(listener),
     died,
+    // The browser's worker is the browser's own sandbox: no OS layer of ours.
+    isolation: null,
     terminate() {
       terminated = true;
       worker.terminate();

@@ -4,11 +4,13 @@
 import { GATEWAY_PATH, encodeHop } from '../../protocol/gateway.js';
 import { HopRefusedError, type HopRequest, type HopResponse, type NetworkPlatform } from './perform.js';
 
-export function gatewayNetwork(baseUrl: string): NetworkPlatform {
+/** `headers`: the page's token (src/host/browser/page-token.ts), without which the server refuses. */
+export function gatewayNetwork(baseUrl: string, headers: Record<string, string> = {}): NetworkPlatform {
   return {
     async hop(request: HopRequest): Promise<HopResponse> {
       const response = await fetch(new URL(GATEWAY_PATH, baseUrl), {
         method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/octet-stream' },
         body: encodeHop({ method: request.method, url: request.url, headers: request.headers }, request.body) as Uint8Array<ArrayBuffer>,
         signal: request.signal,
       });

@@ -2,37 +2,50 @@ import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandbox, drainWarmPool } from '../node/index.js';
-import { decide, isPrivateHost } from './policy.js';
+import { decide } from './policy.js';
 
 describe('network policy', () => {
   const url = (text: string) => new URL(text);
+  const resolveTo = (...addresses: string[]) => async () => addresses;
 
   it('denies everything by default', async () => {
-    expect(await decide(undefined, 'GET', url('https://example.com/'))).toEqual({ allowed: false, reason: 'network access is off (network.allowedHosts is empty)' });
+    expect(await decide(undefined, 'GET', url('https://example.com/'))).toEqual({ allowed: false, rule: 'default', reason: 'network access is off (network.allowedHosts is empty)' });
   });
 
   it('matches exact hosts, *. wildcards (subdomains only) and ports', async () => {
-    const policy = { allowedHosts: ['api.example.com', '*.cdn.test', 'svc.local:8080'] };
+    const policy = { allowedHosts: ['api.example.com', '*.cdn.test', 'svc.example:8080'] };
     expect((await decide(policy, 'GET', url('https://api.example.com/x'))).allowed).toBe(true);
     expect((await decide(policy, 'GET', url('https://example.com/'))).allowed).toBe(false);
     expect((await decide(policy, 'GET', url('https://a.b.cdn.test/'))).allowed).toBe(true);
     expect((await decide(policy, 'GET', url('https://cdn.test/'))).allowed).toBe(false);
-    expect((await decide(policy, 'GET', url('http://svc.local:8080/'))).allowed).toBe(true);
-    expect((await decide(policy, 'GET', url('http://svc.local:9090/'))).allowed).toBe(false);
+    expect((await decide(policy, 'GET', url('http://svc.example:8080/'))).allowed).toBe(true);
+    expect((await decide(policy, 'GET', url('http://svc.example:9090/'))).allowed).toBe(false);
+    expect((await decide(policy, 'GET', url('https://API.Example.com./x'))).allowed).toBe(true);
   });
 
   it('lets blockedHosts win and names the pattern', async () => {
     const decision = await decide({ allowedHosts: ['*'], blockedHosts: ['*.evil.test'] }, 'GET', url('https://x.evil.test/'));
-    expect(decision).toEqual({ allowed: false, reason: 'x.evil.test is blocked by network.blockedHosts (*.evil.test)' });
+    expect(decision).toEqual({ allowed: false, rule: 'blockedHosts:*.evil.test', reason: 'x.evil.test is blocked by network.blockedHosts (*.evil.test)' });
   });
 
-  it('keeps private and loopback addresses out unless named exactly', async () => {
-    for (const host of ['127.0.0.1', 'localhost', '10.1.2.3', '192.168.0.1', '169.254.169.254', '[::1]']) {
+  it('keeps loopback and private hosts out unless an exact host:port entry names them', async () => {
+    for (const host of ['127.0.0.1', 'localhost', 'app.localhost', '10.1.2.3', '192.168.0.1', '[::1]', '0.0.0.0', '[fd00::1]']) {
       expect((await decide({ allowedHosts: ['*'] }, 'GET', url(`http://${host}/`))).allowed, host).toBe(false);
     }
-    expect((await decide({ allowedHosts: ['*'] }, 'GET', url('http://looks-public.test/'), ['10.0.0.5'])).allowed).toBe(false);
-    expect((await decide({ allowedHosts: ['127.0.0.1'] }, 'GET', url('http://127.0.0.1:1234/'))).allowed).toBe(true);
-    expect(isPrivateHost('8.8.8.8')).toBe(false);
+    expect((await decide({ allowedHosts: ['*'] }, 'GET', url('http://looks-public.test/'), resolveTo('93.184.216.34', '10.0.0.5'))).allowed).toBe(false);
+    expect((await decide({ allowedHosts: ['127.0.0.1'] }, 'GET', url('http://127.0.0.1:1234/'))).allowed).toBe(false);
+    expect((await decide({ allowedHosts: ['named.test'] }, 'GET', url('http://named.test/'), resolveTo('127.0.0.1'))).allowed).toBe(false);
+    expect(await decide({ allowedHosts: ['127.0.0.1:1234'] }, 'GET', url('http://127.0.0.1:1234/'))).toEqual({ allowed: true, addresses: ['127.0.0.1'], rule: 'allowedHosts:127.0.0.1:1234', exception: '127.0.0.1:1234' });
+    expect(await decide({ allowedHosts: ['dev.test:3000'] }, 'GET', url('http://dev.test:3000/'), resolveTo('127.0.0.1', '::1'))).toEqual({ allowed: true, addresses: ['127.0.0.1', '::1'], rule: 'allowedHosts:dev.test:3000', exception: 'dev.test:3000' });
+    expect(await decide({ allowedHosts: ['*'] }, 'GET', url('http://public.test/'), resolveTo('93.184.216.34'))).toEqual({ allowed: true, addresses: ['93.184.216.34'], rule: 'allowedHosts:*' });
+  });
+
+  it('never opens metadata, link-local or unspecified addresses, even for an exact entry', async () => {
+    for (const target of ['169.254.169.254:80', '[fd00:ec2::254]:80', '100.100.100.200:80', '0.0.0.0:80', 'metadata.google.internal:80']) {
+      const decision = await decide({ allowedHosts: [target] }, 'GET', url(`http://${target}/`));
+      expect(decision.allowed, target).toBe(false);
+      expect(decision.allowed === false && decision.reason, target).toMatch(/never reachable/);
+    }
   });
 
   it('refuses other schemes and asks onRequest last', async () => {
@@ -41,6 +54,7 @@ describe('network policy', () => {
     const policy = { allowedHosts: ['*'], onRequest: (r: { url: string }) => (seen.push(r.url), !r.url.includes('deny')) };
     expect((await decide(policy, 'GET', url('https://ok.test/'))).allowed).toBe(true);
     expect((await decide(policy, 'GET', url('https://ok.test/deny'))).allowed).toBe(false);
+    expect((await decide(policy, 'GET', url('http://127.0.0.1/'))).allowed).toBe(false);
     expect(seen).toEqual(['https://ok.test/', 'https://ok.test/deny']);
   });
 });
@@ -49,6 +63,7 @@ describe('network from inside the sandbox', () => {
   const wasmDir = fileURLToPath(new URL('../../../tests/wasm', import.meta.url));
   let server: Server;
   let base: string;
+  let port = 0;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -64,7 +79,8 @@ describe('network from inside the sandbox', () => {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    port = (server.address() as { port: number }).port;
+    base = `http://127.0.0.1:${port}`;
   });
 
   afterAll(() => {
@@ -73,7 +89,7 @@ describe('network from inside the sandbox', () => {
   });
 
   it('reaches an allowed host, with method, headers, body and redirects', async () => {
-    const sandbox = await Sandbox.create({ wasmDir, network: { allowedHosts: ['127.0.0.1'] } });
+    const sandbox = await Sandbox.create({ wasmDir, network: { allowedHosts: [`127.0.0.1:${port}`] } });
     expect((await sandbox.run(['probe', 'http', 'GET', `${base}/hello`])).stdout).toBe(`200 ${base}/hello\nhello GET 1`);
     expect((await sandbox.run(['probe', 'http', 'POST', `${base}/echo`, 'payload'])).stdout).toBe(`200 ${base}/echo\npayload`);
     expect((await sandbox.run(['probe', 'http', 'GET', `${base}/redirect`])).stdout).toBe(`200 ${base}/hello\nhello GET 1`);
@@ -86,7 +102,7 @@ describe('network from inside the sandbox', () => {
     expect(refused.exitCode).toBe(7);
     expect(refused.stdout).toContain("refused by the sandbox's network policy: network access is off");
     await closed.destroy();
-    const open = await Sandbox.create({ wasmDir, network: { allowedHosts: ['127.0.0.1'] } });
+    const open = await Sandbox.create({ wasmDir, network: { allowedHosts: [`127.0.0.1:${port}`] } });
     const away = await open.run(['probe', 'http', 'GET', `${base}/away`]);
     expect(away.exitCode).toBe(7);
     expect(away.stdout).toContain('outside.test is not in network.allowedHosts');
@@ -94,7 +110,7 @@ describe('network from inside the sandbox', () => {
   });
 
   it('caps response bodies at networkResponseBytes', async () => {
-    const sandbox = await Sandbox.create({ wasmDir, network: { allowedHosts: ['127.0.0.1'] }, limits: { networkResponseBytes: 100_000 } });
+    const sandbox = await Sandbox.create({ wasmDir, network: { allowedHosts: [`127.0.0.1:${port}`] }, limits: { networkResponseBytes: 100_000 } });
     const result = await sandbox.run(['probe', 'http', 'GET', `${base}/big`]);
     expect(result.exitCode).toBe(63);
     expect(result.stdout).toContain('larger than networkResponseBytes (100000 bytes)');

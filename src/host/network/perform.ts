@@ -4,7 +4,9 @@
 // server's gateway), and never follows redirects on its own.
 
 import type { NetFailure, NetHead, NetRequest } from '../../protocol/network.js';
-import { decide, type NetworkPolicy } from './policy.js';
+import { decide, type NetworkPolicy, type Resolver } from './policy.js';
+import { scrub, scrubText, secretHeaders, withSecrets } from './secrets.js';
+import { readCapped } from '../read-capped.js';
 
 export interface HopRequest {
   method: string;
@@ -12,6 +14,8 @@ export interface HopRequest {
   headers: Array<[string, string]>;
   body?: Uint8Array;
   signal: AbortSignal;
+  /** The addresses the policy checked: connect only to these (empty: by name, where the far side decides again). */
+  addresses: string[];
 }
 
 export interface HopResponse {
@@ -24,8 +28,8 @@ export interface HopResponse {
 export interface NetworkPlatform {
   /** One HTTP exchange, redirects not followed. */
   hop(request: HopRequest): Promise<HopResponse>;
-  /** Addresses a host name resolves to (for the private-address floor), if the platform can tell. */
-  resolve?(host: string): Promise<string[]>;
+  /** Every address a host name resolves to (for the SSRF floor), if the platform can look names up. */
+  resolve?: Resolver;
 }
 
 export interface Performed {
@@ -46,14 +50,18 @@ class NetError extends Error {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export async function performRequest(request: NetRequest, policy: NetworkPolicy | undefined, responseBytes: number, platform: NetworkPlatform): Promise<Performed> {
+/** Told of every hop's decision (the audit hook): the method, the URL and the verdict. */
+export type DecisionListener = (method: string, url: URL, decision: { allowed: boolean; reason?: string }) => void;
+
+export async function performRequest(request: NetRequest, policy: NetworkPolicy | undefined, responseBytes: number, platform: NetworkPlatform, onDecision?: DecisionListener): Promise<Performed> {
   try {
-    return await perform(request, policy, responseBytes, platform);
+    return await perform(request, policy, responseBytes, platform, onDecision);
   } catch (error) {
     if (error instanceof NetError) return { head: { ok: false, failure: error.failure, message: error.message }, body: new Uint8Array(0) };
     if (error instanceof HopRefusedError) return fail('refused', error.message);
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    const cause = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
     if ((error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError') return fail('timeout', `no answer within ${request.timeoutMs} ms`);
     if (cause === 'ENOTFOUND' || cause === 'EAI_AGAIN') return fail('resolve', `could not resolve host`);
     if (cause === 'ECONNREFUSED') return fail('refused', 'connection refused');
@@ -65,7 +73,7 @@ function fail(failure: NetFailure, message: string): Performed {
   return { head: { ok: false, failure, message }, body: new Uint8Array(0) };
 }
 
-async function perform(request: NetRequest, policy: NetworkPolicy | undefined, responseBytes: number, platform: NetworkPlatform): Promise<Performed> {
+async function perform(request: NetRequest, policy: NetworkPolicy | undefined, responseBytes: number, platform: NetworkPlatform, onDecision: DecisionListener | undefined): Promise<Performed> {
   const signal = AbortSignal.timeout(Math.max(1, request.timeoutMs));
   let url: URL;
   try {
@@ -73,14 +81,21 @@ async function perform(request: NetRequest, policy: NetworkPolicy | undefined, r
   } catch {
     throw new NetError('bad-url', `malformed URL: ${request.url}`);
   }
+  const invalid = request.headers.find(([name, value]) => !HEADER_NAME.test(name) || /[\r\n\0]/.test(value));
+  if (invalid !== undefined) throw new NetError('failed', `invalid request header ${JSON.stringify(invalid[0].slice(0, 100))}: a name must be a token and a value must not hold CR, LF or NUL`);
   let method = request.method.toUpperCase();
   let body = request.body;
   let headers = request.headers;
   for (let hop = 0; ; hop++) {
-    const resolved = platform.resolve !== undefined && !/^[\d.]+$|:/.test(url.hostname) ? await platform.resolve(url.hostname).catch(() => []) : [];
-    const decision = await decide(policy, method, url, resolved);
-    if (!decision.allowed) throw new NetError('refused', `refused by the sandbox's network policy: ${decision.reason}`);
-    const response = await platform.hop({ method, url: url.href, headers, body, signal });
+    const decision = await decide(policy, method, url, platform.resolve, body);
+    onDecision?.(method, url, decision);
+    if (!decision.allowed) {
+      if (decision.failure === 'resolve') throw new NetError('resolve', decision.reason);
+      throw new NetError('refused', `refused by the sandbox's network policy: ${decision.reason}`);
+    }
+    // Secrets are added per hop, only for the hosts they are bound to (never carried along a redirect).
+    const sent = withSecrets(headers, secretHeaders(policy?.secrets, url, { webSearch: policy?.webSearch }));
+    const response = await platform.hop({ method, url: url.href, headers: sent, body, signal, addresses: decision.addresses });
     const location = response.headers.find(([name]) => name.toLowerCase() === 'location')?.[1];
     if (request.followRedirects && REDIRECTS.has(response.status) && location !== undefined) {
       if (hop >= request.maxRedirects) throw new NetError('too-many-redirects', `more than ${request.maxRedirects} redirects`);
@@ -90,38 +105,16 @@ async function perform(request: NetRequest, policy: NetworkPolicy | undefined, r
         body = undefined;
       }
       // Credentials do not follow a redirect to another host (as curl does).
-      if (next.host !== url.host) headers = headers.filter(([name]) => !['authorization', 'cookie'].includes(name.toLowerCase()));
+      if (next.host !== url.host) headers = headers.filter(([name]) => !['authorization', 'cookie', 'proxy-authorization'].includes(name.toLowerCase()));
       url = next;
       continue;
     }
-    const content = await readCapped(response.body, responseBytes);
+    const content = scrub(policy?.secrets, await readCapped(response.body, responseBytes, () => new NetError('too-large', `the response is larger than networkResponseBytes (${responseBytes} bytes)`)));
+    const responseHeaders = response.headers.map(([name, value]): [string, string] => [name, scrubText(policy?.secrets, value)]);
     return {
-      head: { ok: true, status: response.status, statusText: response.statusText, url: url.href, headers: response.headers },
+      head: { ok: true, status: response.status, statusText: response.statusText, url: url.href, headers: responseHeaders },
       body: content,
     };
   }
 }
 
-async function readCapped(body: ReadableStream<Uint8Array> | undefined, limit: number): Promise<Uint8Array> {
-  if (body === undefined) return new Uint8Array(0);
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > limit) {
-      await reader.cancel();
-      throw new NetError('too-large', `the response is larger than networkResponseBytes (${limit} bytes)`);
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}

@@ -1,13 +1,14 @@
 // A sandbox worker in Node: a child process (a worker_thread is not a security boundary)
 // started with --disallow-code-generation-from-strings and the permission model (it may
 // only read its own code and the wasm directory; no writes, child processes or addons),
-// and, where the OS allows, without network (`unshare -n`). The host talks to it through
+// under the OS layer of os-sandbox.ts (bubblewrap: no network, only its own files, its own
+// PID and IPC namespaces; less where the OS cannot). The host talks to it through
 // length-checked frames on the child's fd 3.
 //
 // Starting Node and compiling the tool modules takes ~100 ms, so one spare child is kept
 // warm per configuration: creating a sandbox then costs an init message.
 
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import * as Comlink from 'comlink';
@@ -16,12 +17,14 @@ import { isWorkerEvent, type KernelApi, type WorkerEvent } from '../../protocol/
 import { framedEndpoint, type FramedEndpoint } from '../../protocol/node-framing.js';
 import type { ConnectOptions, KernelConnection } from '../connection.js';
 import { pyodideDirectory } from '../python/node-snapshot.js';
+import type { OsIsolation } from '../types.js';
+import { osSandbox } from './os-sandbox.js';
 
 export interface ChildSpec {
   bundle: string;
   wasmDir: string;
   messageBytes: number;
-  /** Run the child without network (unshare -n) when the OS allows it. */
+  /** Run the child without network when the OS allows it. */
   isolateNetwork: boolean;
   /** Python's memory snapshot file (src/host/python/node-snapshot.ts), if there is one. */
   pythonSnapshot?: string;
@@ -29,30 +32,20 @@ export interface ChildSpec {
   pythonInline?: boolean;
 }
 
-let unshareWorks: boolean | undefined;
-
-const UNSHARE = '/usr/bin/unshare';
-
-function canUnshareNetwork(): boolean {
-  if (unshareWorks === undefined) {
-    const probe = spawnSync(UNSHARE, ['-n', 'true'], { stdio: 'ignore', timeout: 5000 });
-    unshareWorks = probe.status === 0;
-  }
-  return unshareWorks;
-}
-
-/** The command line that starts a sandbox child for `spec`. */
-export function childCommand(spec: ChildSpec): { program: string; args: string[] } {
+/** The command line that starts a sandbox child for `spec`, and how the OS confines it. */
+export function childCommand(spec: ChildSpec): { program: string; args: string[]; isolation: OsIsolation } {
   const pyodideDir = pyodideDirectory();
   const nodeArgs = [
     '--disallow-code-generation-from-strings',
     '--experimental-permission',
     `--allow-fs-read=${spec.bundle}`,
     `--allow-fs-read=${spec.wasmDir}`,
-    // Python runs in a worker_thread of the child (ARCHITECTURE.md §2); the worker inherits
-    // this permission model and may read only its script and Pyodide's files.
+    // Python and foreign WASI programs run in worker_threads of the child (docs/architecture.md
+    // §2); the workers inherit this permission model and may read only their scripts and
+    // Pyodide's files.
     '--allow-worker',
     `--allow-fs-read=${join(dirname(spec.bundle), 'python-worker.mjs')}`,
+    `--allow-fs-read=${join(dirname(spec.bundle), 'wasi-worker.mjs')}`,
     ...(pyodideDir === undefined ? [] : [`--allow-fs-read=${pyodideDir}`]),
     ...(spec.pythonSnapshot === undefined ? [] : [`--allow-fs-read=${spec.pythonSnapshot}`]),
     '--no-warnings',
@@ -63,14 +56,15 @@ export function childCommand(spec: ChildSpec): { program: string; args: string[]
     ...(spec.pythonSnapshot === undefined ? [] : [`--airlock-python-snapshot=${spec.pythonSnapshot}`]),
     ...(spec.pythonInline === true ? ['--airlock-python-inline'] : []),
   ];
-  if (spec.isolateNetwork && canUnshareNetwork()) {
-    return { program: UNSHARE, args: ['-n', '--', process.execPath, ...nodeArgs] };
-  }
-  return { program: process.execPath, args: nodeArgs };
+  const readable = [dirname(spec.bundle), spec.wasmDir, ...(pyodideDir === undefined ? [] : [pyodideDir]), ...(spec.pythonSnapshot === undefined ? [] : [spec.pythonSnapshot])];
+  const { prefix, isolation } = osSandbox({ readable, isolateNetwork: spec.isolateNetwork });
+  const [program, ...rest] = [...prefix, process.execPath, ...nodeArgs];
+  return { program: program ?? process.execPath, args: rest, isolation };
 }
 
 class ChildConnection implements KernelConnection {
   readonly api: Comlink.Remote<KernelApi>;
+  isolation: OsIsolation | null = null;
   readonly died: Promise<string>;
   private readonly listeners = new Set<(event: WorkerEvent) => void>();
   private terminated = false;
@@ -125,9 +119,10 @@ class ChildConnection implements KernelConnection {
 }
 
 function startChild(spec: ChildSpec): ChildConnection {
-  const { program, args } = childCommand(spec);
+  const { program, args, isolation } = childCommand(spec);
   const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: {} });
   const connection = new ChildConnection(child, spec.messageBytes);
+  connection.isolation = isolation;
   connection.release();
   return connection;
 }

@@ -22,7 +22,8 @@ function newestMtime(dir: string): number {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestMtime(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+    // .py: the Python the kernel bundles as text (src/kernel/python/py/).
+    else if (entry.name.endsWith('.ts') || entry.name.endsWith('.py')) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
 }

@@ -20,10 +20,12 @@ export interface NodePlatformOptions {
   /** Run sandbox children without network when the OS allows it (default true). */
   isolateNetwork?: boolean;
   /**
-   * Python's mode (ARCHITECTURE.md §2): `worker` (default, mode 1) or `inline` on the
+   * Python's mode (docs/architecture.md §2): `worker` (default, mode 1) or `inline` on the
    * kernel thread, as pages without SharedArrayBuffer run it (mode 3; for tests).
    */
   pythonMode?: 'worker' | 'inline';
+  /** DNS servers (`address` or `address:port`) for the sandbox's requests instead of the system's resolver. */
+  dnsServers?: string[];
 }
 
 const pool = new ChildPool();
@@ -37,7 +39,7 @@ export function nodePlatform(options: NodePlatformOptions = {}): Platform {
   const wasmDir = options.wasmDir ?? join(packageRoot(), 'public/wasm');
   let manifest: Manifest | undefined;
   return {
-    network: nodeNetwork,
+    network: nodeNetwork({ dnsServers: options.dnsServers }),
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
       const bundle = await kernelBundlePath();
       const pythonSnapshot = pythonSnapshotFile(bundle);

@@ -1,4 +1,4 @@
-// python3 inline on the kernel thread (ARCHITECTURE.md §2 mode 3, what pages without
+// python3 inline on the kernel thread (docs/architecture.md §2 mode 3, what pages without
 // SharedArrayBuffer get), forced by the host's `pythonMode: 'inline'` option in a real Node
 // sandbox child: Pyodide loads into the hardened kernel realm and every kernel call it
 // makes is a synchronous call on the kernel thread, which runs the other processes while

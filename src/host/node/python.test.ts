@@ -90,13 +90,21 @@ EOF`;
     expect((await run(`python3 -c 'print("still here")'`)).out).toBe('still here\n');
   });
 
-  it('refuses pip, micropip, venv and -i clearly', async () => {
+  it('refuses pip, micropip and venv clearly', async () => {
     const pip = await run('pip install requests');
     expect(pip).toMatchObject({ code: 1, err: 'pip: pip is not available: no package source is configured for this sandbox, so packages cannot be installed\n' });
     expect((await run('python3 -m pip install x')).code).toBe(1);
     expect((await run(`python3 -c 'import micropip'`)).err).toContain('micropip is not available');
     expect((await run('python3 -m venv v')).err).toContain('virtual environments are not supported');
-    expect((await run('python3 -i')).code).toBe(2);
+  });
+
+  it('python3 -i reads statements from stdin and ends 0 at its end, as CPython does', async () => {
+    const piped = await run(`echo 'print(1+1)' | python3 -i`);
+    expect(piped.code).toBe(0);
+    // Prompts and the banner go to stderr when stdin is not a terminal, as CPython's.
+    expect(piped.out).toBe('2\n');
+    expect(piped.err).toMatch(/^Python 3\.[\s\S]*\n>>> >>> \n$/);
+    expect((await run('python3 -i </dev/null')).code).toBe(0);
   });
 
   it('gives every invocation a fresh interpreter', async () => {

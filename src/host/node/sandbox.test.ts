@@ -48,6 +48,10 @@ describe('files', () => {
     expect(await sandbox.readFile('/home/user/a/b/c/f.bin')).toEqual(new Uint8Array([0, 255, 10]));
     expect(await sandbox.readDir('a/b/c')).toEqual([{ name: 'f.bin', kind: 'file' }]);
     expect((await sandbox.stat('a/b/c/f.bin')).size).toBe(3);
+    expect((await sandbox.stat('a/b/c/f.bin')).target).toBeUndefined();
+    await sandbox.run(['probe', 'symlink', 'c/f.bin', '/home/user/a/b/link']);
+    expect(await sandbox.stat('a/b/link', { follow: false })).toMatchObject({ kind: 'symlink', target: 'c/f.bin', size: 7 });
+    expect((await sandbox.stat('a/b/link')).kind).toBe('file');
     expect((await sandbox.run(['probe', 'read', 'a/b/c/f.bin'])).stdoutBytes).toEqual(new Uint8Array([0, 255, 10]));
     await sandbox.rm('a', { recursive: true });
     await expect(sandbox.stat('a')).rejects.toMatchObject({ name: 'SandboxFsError', code: 'ENOENT' });

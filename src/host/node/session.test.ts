@@ -39,6 +39,20 @@ describe.skipIf(!shellBuilt)('the session shell', () => {
     await sandbox.destroy();
   });
 
+  it('reports the directory each run leaves the shell in, and the one a killed run goes back to', async () => {
+    const sandbox = await Sandbox.create({ wasmDir });
+    expect((await sandbox.run('true')).cwd).toBe('/home/user');
+    expect((await sandbox.run('probe mkdir /tmp/a && cd /tmp/a && pushd .. >/dev/null')).cwd).toBe('/tmp');
+    expect((await sandbox.run('cd a')).cwd).toBe('/tmp/a');
+    expect((await sandbox.run('cd ..')).cwd).toBe('/tmp');
+    expect((await sandbox.run(['probe', 'pwd'], { cwd: '/' })).cwd).toBe('/');
+    const killed = await sandbox.run('cd /; probe spin', { timeoutMs: 300 });
+    expect(killed.errorClass).toBe('timeout');
+    expect(killed.cwd).toBe('/tmp');
+    expect((await sandbox.run('pwd')).stdout).toBe('/tmp\n');
+    await sandbox.destroy();
+  });
+
   it('keeps the history of runs, in forks too', async () => {
     const sandbox = await Sandbox.create({ wasmDir });
     await sandbox.run('x=1');
@@ -64,6 +78,15 @@ describe.skipIf(!shellBuilt)('the session shell', () => {
     expect((await copy.run('greet fork; echo $count; pwd')).stdout).toBe('hi fork\n3\n/tmp\n');
     await copy.run('count=4');
     expect((await sandbox.run('echo $count')).stdout).toBe('3\n');
+    await sandbox.destroy();
+    await copy.destroy();
+  });
+
+  it('commits the changes of a run whether they fit in its reply or need more pages', async () => {
+    const sandbox = await Sandbox.create({ wasmDir, limits: { messageBytes: 256 * 1024 } });
+    await sandbox.run('probe emit 10 > small.bin; probe emit 700000 > big.bin');
+    const copy = await sandbox.fork();
+    expect((await copy.run('probe stat small.bin; probe stat big.bin')).stdout).toMatch(/^file 10 \d+\nfile 700000 \d+\n$/);
     await sandbox.destroy();
     await copy.destroy();
   });
@@ -135,6 +158,28 @@ describe.skipIf(!shellBuilt)('the session shell', () => {
     expect(nesting.stdout).toBe('status 1\n');
     expect((await sandbox.run('echo still here')).stdout).toBe('still here\n');
     await sandbox.destroy();
+  });
+
+  it('takes callDepth and substitutionDepth from the sandbox, in child shells too, naming them', async () => {
+    const sandbox = await Sandbox.create({ wasmDir, limits: { callDepth: 20, substitutionDepth: 4 } });
+    const recursion = await sandbox.run('f() { echo $1 >> depth; f $(($1 + 1)); }; f 1; echo same line\necho "next $?"; mapfile -t d < depth; echo "${d[-1]}"');
+    expect(recursion.stderr).toContain("f: maximum function nesting level exceeded (20) (the sandbox's callDepth limit)");
+    expect(recursion.stdout).toBe('next 1\n20\n');
+    // A subshell starts from the shell's state and keeps the limit.
+    const inSubshell = await sandbox.run('g() { g; }; (g); echo "status $?"');
+    expect(inSubshell.stderr).toContain("g: maximum function nesting level exceeded (20) (the sandbox's callDepth limit)");
+    expect(inSubshell.stdout).toBe('status 1\n');
+    const nested = 'h() { if (($1 > 0)); then v=$(h $(($1 - 1))) || return; echo "$v"; else echo bottom; fi; }; ';
+    expect((await sandbox.run(`${nested} h 4`)).stdout).toBe('bottom\n');
+    const tooDeep = await sandbox.run(`${nested} h 5; echo "status $?"`);
+    expect(tooDeep.stderr).toContain("nesting deeper than 4 levels (the sandbox's substitutionDepth limit)");
+    expect(tooDeep.stdout).toBe('status 1\n');
+    // After a hard kill the shell restarts from the checkpoint with the same limits.
+    await sandbox.run('probe spin', { timeoutMs: 200 });
+    expect((await sandbox.run('k() { k; }; k')).stderr).toContain('exceeded (20) (the sandbox');
+    await sandbox.destroy();
+    await expect(Sandbox.create({ wasmDir, limits: { callDepth: 5000 } })).rejects.toThrow(/callDepth must be a whole number from 1 to 1000/);
+    await expect(Sandbox.create({ wasmDir, limits: { substitutionDepth: 2.5 } })).rejects.toThrow(/substitutionDepth/);
   });
 
   it('stops a shell loop at the deadline without a hard kill', async () => {

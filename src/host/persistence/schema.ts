@@ -4,9 +4,15 @@
 //   workspaces  { id, name, createdMs, updatedMs, format }           key: id
 //   inodes      { workspace, ino, record }                           key: [workspace, ino]
 //   values      { workspace, key, value }                            key: [workspace, key]
-//   snapshots   { workspace, id, createdMs, label, state }           key: [workspace, id]
+//   chunks      { workspace, ino, index, data }                      key: [workspace, ino, index]
+//   snapshots   { workspace, id, createdMs, label, shellState }      key: [workspace, id]
 // `values` holds the shell state, history, open tabs and settings. Every save is one
 // transaction over these stores, so a crash mid-save leaves the previous complete state.
+//
+// A file larger than CHUNK_BYTES keeps its content in `chunks` (its inode row has
+// `chunks: n` and a record without data): browsers refuse a single value past a size
+// (Chromium: about 127 MiB), and a file within the disk limit must always be storable.
+// A restore point keeps its inodes and chunks under snapshotKey(workspace, id).
 
 import type { IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { InodeRecord } from '../../protocol/records.js';
@@ -15,7 +21,15 @@ import type { SessionState } from '../types.js';
 export const DB_NAME = 'airlock-playground';
 
 /** The IndexedDB version: one per entry of MIGRATIONS. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
+
+/** Content above this size is stored in pieces of this size. */
+export const CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** Where a restore point's inodes and chunks are kept (a workspace id no page can open). */
+export function snapshotKey(workspace: string, id: number): string {
+  return `${workspace}\u0000snapshot\u0000${id}`;
+}
 
 /** The row format inside the stores (records' shape); bumped when a row needs rewriting. */
 export const ROW_FORMAT = 1;
@@ -32,6 +46,15 @@ export interface InodeRow {
   workspace: string;
   ino: number;
   record: InodeRecord;
+  /** The content is in this many rows of `chunks` (the record then carries no data). */
+  chunks?: number;
+}
+
+export interface ChunkRow {
+  workspace: string;
+  ino: number;
+  index: number;
+  data: Uint8Array;
 }
 
 export type ValueKey = 'shellState' | 'history' | 'tabs' | 'settings';
@@ -42,13 +65,14 @@ export interface ValueRow {
   value: unknown;
 }
 
-/** A restore point: the whole session state when it was taken. */
+/** A restore point. Its files are rows under snapshotKey(); `state` is how version 3 kept them. */
 export interface SnapshotRow {
   workspace: string;
   id: number;
   createdMs: number;
   label: string;
-  state: SessionState;
+  shellState?: Uint8Array;
+  state?: SessionState;
 }
 
 export interface PlaygroundSchema {
@@ -56,6 +80,7 @@ export interface PlaygroundSchema {
   inodes: { key: [string, number]; value: InodeRow; indexes: { byWorkspace: string } };
   values: { key: [string, string]; value: ValueRow; indexes: { byWorkspace: string } };
   snapshots: { key: [string, number]; value: SnapshotRow; indexes: { byWorkspace: string } };
+  chunks: { key: [string, number, number]; value: ChunkRow; indexes: { byWorkspace: string } };
 }
 
 type UpgradeTransaction = IDBPTransaction<PlaygroundSchema, StoreNames<PlaygroundSchema>[], 'versionchange'>;
@@ -91,6 +116,15 @@ export const MIGRATIONS: readonly Migration[] = [
     apply(db) {
       const snapshots = db.createObjectStore('snapshots', { keyPath: ['workspace', 'id'] });
       snapshots.createIndex('byWorkspace', 'workspace');
+    },
+  },
+  {
+    to: 4,
+    // Rows of version 3 (content inline, restore points whole) stay readable as they are.
+    describe: 'large files stored in chunks; restore points stored like workspaces',
+    apply(db) {
+      const chunks = db.createObjectStore('chunks', { keyPath: ['workspace', 'ino', 'index'] });
+      chunks.createIndex('byWorkspace', 'workspace');
     },
   },
 ];

@@ -104,6 +104,43 @@ describe('WorkspaceStore', () => {
   });
 });
 
+describe('large files', () => {
+  const CHUNK_BYTES = 1024;
+  const chunkedStore = (): Promise<WorkspaceStore> => WorkspaceStore.open(`test-${++dbCounter}`, { chunkBytes: CHUNK_BYTES });
+  const big = (ino: number, size: number, seed: number): InodeRecord => {
+    const data = new Uint8Array(size);
+    for (let i = 0; i < size; i += 1) data[i] = (i * 7 + seed) & 0xff;
+    return { ino, kind: 'file', mode: 0o644, uid: 1000, gid: 1000, atimeNs: 1n, mtimeNs: 2n, ctimeNs: 3n, writable: true, size, data, dataOffset: 0 };
+  };
+
+  it('are stored in chunks and read back whole; a smaller rewrite drops the old chunks', async () => {
+    const store = await chunkedStore();
+    const first = big(3, CHUNK_BYTES * 2 + 17, 1);
+    await store.save('w', { records: [first, file(4, 'small')], deleted: [], values: {} });
+    const loaded = await store.load('w');
+    expect(loaded?.state.records.find((r) => r.ino === 3)?.data).toEqual(first.data);
+    const second = big(3, CHUNK_BYTES + 1, 2);
+    await store.save('w', { records: [second], deleted: [], values: {} });
+    expect((await store.load('w'))?.state.records.find((r) => r.ino === 3)?.data).toEqual(second.data);
+    await store.save('w', { records: [file(3, 'now small')], deleted: [], values: {} });
+    expect(new TextDecoder().decode((await store.load('w'))?.state.records.find((r) => r.ino === 3)?.data)).toBe('now small');
+    await store.save('w', { records: [second], deleted: [], values: {} });
+    await store.save('w', { records: [], deleted: [3], values: {} });
+    expect((await store.load('w'))?.state.records.map((r) => r.ino)).toEqual([4]);
+    store.close();
+  });
+
+  it('in restore points too, removed with their workspace', async () => {
+    const store = await chunkedStore();
+    const record = big(9, CHUNK_BYTES * 3, 5);
+    await store.saveSnapshot({ workspace: 'w', id: 1, createdMs: 1, label: 'big', state: { records: [record], shellState: new Uint8Array([1]) } });
+    expect((await store.loadSnapshot('w', 1))?.state.records[0]?.data).toEqual(record.data);
+    await store.remove('w');
+    expect(await store.loadSnapshot('w', 1)).toBeUndefined();
+    store.close();
+  });
+});
+
 describe('restore points', () => {
   it('are kept per workspace, listed oldest first, and removed with it', async () => {
     const store = await freshStore();

@@ -1,10 +1,10 @@
 // The page's Python port (browser-python.ts) and the kernel's end of it
-// (workers/python-browser-host.ts), over a real MessageChannel: the page answers only a
+// (src/kernel/python/browser-launcher.ts), over a real MessageChannel: the page answers only a
 // `need`, once, and again only after a failure; the kernel asks once and shares the answer.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PageAssetsLink } from '../../../workers/python-browser-host.js';
-import { isPythonPortMessage, type PythonPortMessage } from '../../../workers/python-browser-protocol.js';
+import { PageAssetsLink } from '../../kernel/python/browser-launcher.js';
+import { isPythonPortMessage, type PythonPortMessage } from '../../protocol/python-assets.js';
 import { BrowserPython } from './browser-python.js';
 
 /** A stand-in for the kernel Worker: keeps what the page posts to it. */

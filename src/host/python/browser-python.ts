@@ -9,7 +9,7 @@
 // its own interpreter state into the snapshot that later sessions boot from. The page
 // accepts snapshot bytes from nothing else.
 
-import type { BuilderAnswer, BuilderRequest, KernelToPagePython, PageToKernelPython, PythonAssetsMessage } from '../../../workers/python-browser-protocol.js';
+import type { BuilderAnswer, BuilderRequest, KernelToPagePython, PageToKernelPython, PythonAssetsMessage } from '../../protocol/python-assets.js';
 import { readCachedSnapshot, writeCachedSnapshot } from './browser-snapshot-cache.js';
 
 declare const __AIRLOCK_PYODIDE_KEY__: string | undefined;

@@ -1,7 +1,7 @@
 // The page's cache of Python memory snapshots (Cache Storage). The sandbox realms cannot
 // use storage, so the page keeps the snapshot its builder worker made and hands it down
 // with the other assets. Entries are keyed by the Pyodide build and snapshot recipe
-// (__AIRLOCK_PYODIDE_KEY__, pyodide-assets-plugin.ts): another build finds nothing and
+// (__AIRLOCK_PYODIDE_KEY__, scripts/pyodide-assets-plugin.ts): another build finds nothing and
 // boots cold, and storing a new entry drops the others.
 
 const CACHE_NAME = 'airlock-python-snapshot';
