@@ -9,6 +9,8 @@ describe('security headers', () => {
       '/assets/python-browser-snapshot-BhYe1fCH.js',
       '/workers/browser-kernel.ts?worker_file&type=module',
       '/workers/python-browser-worker.ts?worker_file&type=module',
+      '/assets/wasi-browser-worker-D2x9Qf1a.js',
+      '/workers/wasi-browser-worker.ts?worker_file&type=module',
     ]) {
       expect(isSandboxWorkerScript(url), url).toBe(true);
       expect(securityHeaders(url)['Content-Security-Policy']).toBe(WORKER_POLICY);

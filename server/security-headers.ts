@@ -1,4 +1,4 @@
-// The headers that make the browser part of the sandbox safe (ARCHITECTURE.md §1):
+// The headers that make the browser part of the sandbox safe (docs/architecture.md §1):
 // - every page but the docs embed is cross-origin isolated (COOP/COEP), so SharedArrayBuffer
 //   exists where it can be used (nothing requires it);
 // - pages may run wasm but not eval ('wasm-unsafe-eval', no 'unsafe-eval');
@@ -21,12 +21,13 @@ const DEV_PAGE_POLICY = PAGE_POLICY.replace("connect-src 'self'", "connect-src '
 export const WORKER_POLICY = ["default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'none'"].join('; ');
 
 /**
- * Whether a URL is the script of a sandbox-side worker: the kernel worker, a Python worker
- * or the Python snapshot builder (built as assets/<name>-<hash>.js).
+ * Whether a URL is the script of a sandbox-side worker: the kernel worker, a Python worker,
+ * the Python snapshot builder or a foreign WASI program's worker (built as
+ * assets/<name>-<hash>.js).
  */
 export function isSandboxWorkerScript(url: string): boolean {
   const path = url.split('?')[0] ?? '';
-  return /\/(browser-kernel|python-browser-worker|python-browser-snapshot)(-[\w-]+)?\.(js|ts)$/.test(path);
+  return /\/(browser-kernel|python-browser-worker|python-browser-snapshot|wasi-browser-worker)(-[\w-]+)?\.(js|ts)$/.test(path);
 }
 
 /**

@@ -1,0 +1,35 @@
+// The backends by name, wired to what they need: the qemu backend's scoped runs go through
+// the gateway's egress proxy (server/egress-proxy), started per run with the spec's
+// allowlist; its CA is trusted only inside that guest.
+
+import { startEgressProxy } from '../egress-proxy/index.js';
+import type { BackendName, SandboxClient } from './contract.js';
+import { FirecrackerSandboxClient } from './firecracker/firecracker-client.js';
+import { QemuSandboxClient, type EgressProxyFactory } from './qemu/qemu-client.js';
+import { WasmSandboxClient } from './wasm/wasm-client.js';
+
+export const egressProxyForSpec: EgressProxyFactory = async (spec) => {
+  const proxy = await startEgressProxy({ policy: { allowedHosts: [...spec.egressAllowlist] }, host: '127.0.0.1', port: 0 });
+  const port = proxy.port;
+  if (port === undefined) {
+    await proxy.close();
+    throw new Error('the egress proxy did not listen on a TCP port');
+  }
+  return { port, caPem: proxy.caCertificate, close: () => proxy.close() };
+};
+
+export interface ClientOptions {
+  runsDir?: string;
+  egressProxy?: EgressProxyFactory;
+}
+
+export function createSandboxClient(backend: BackendName, options: ClientOptions = {}): SandboxClient {
+  switch (backend) {
+    case 'wasm':
+      return new WasmSandboxClient(options.runsDir);
+    case 'qemu':
+      return new QemuSandboxClient({ ...(options.runsDir === undefined ? {} : { runsDir: options.runsDir }), egressProxy: options.egressProxy ?? egressProxyForSpec });
+    case 'firecracker':
+      return new FirecrackerSandboxClient(options.runsDir === undefined ? {} : { runsDir: options.runsDir });
+  }
+}
