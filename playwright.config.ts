@@ -1,6 +1,9 @@
+import { mkdirSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { GATES_E2E_RUNS, GATES_E2E_WORKSPACES } from './e2e/gates-dirs.js';
 
 const port = Number(process.env.AIRLOCK_E2E_PORT ?? 4174);
+mkdirSync(GATES_E2E_WORKSPACES, { recursive: true });
 
 // Debian's Chromium; Playwright's own browser downloads are not available here.
 export default defineConfig({
@@ -27,5 +30,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/`,
     reuseExistingServer: false,
     timeout: 30_000,
+    // The gates service gates only workspaces under a configured root (e2e/gates-panel.spec.ts).
+    env: { AIRLOCK_GATES_WORKSPACES: GATES_E2E_WORKSPACES, AIRLOCK_GATES_DIR: GATES_E2E_RUNS },
   },
 });

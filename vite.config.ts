@@ -2,7 +2,7 @@ import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { securityHeaders } from './server/security-headers.js';
-import { pyodideAssets } from './src/host/python/pyodide-assets-plugin.js';
+import { pyodideAssets } from './scripts/pyodide-assets-plugin.js';
 
 /** The dev server sends the same security headers as the production server. */
 function airlockHeaders(): Plugin {

@@ -54,11 +54,18 @@ test('two embedded sandboxes on a page of another origin answer the postMessage 
       example.request(example.second, { type: 'run', command: 'echo queued' }),
     ]);
     const missing = await example.request(example.second, { type: 'readFile', path: 'nope.txt' });
+    const unknown = await example.request(example.second, { type: 'format-disk' });
+    const malformed = await example.request(example.second, { type: 'run', cmd: 'ls' });
+    const both = await example.request(example.second, { type: 'run', command: 'echo to-out; echo to-err >&2' });
     await example.request(example.second, { type: 'reset' });
     const afterReset = await example.request(example.second, { type: 'readFile', path: 'words.txt' });
-    return { run, queued, missing, afterReset, events };
+    return { run, queued, missing, unknown, malformed, both, afterReset, events };
   });
-  expect(replies.run).toEqual({ airlock: 1, type: 'result', id: expect.any(Number), ok: true, value: { exitCode: 3, errorClass: null } });
+  expect(replies.run).toEqual({ airlock: 1, type: 'result', id: expect.any(Number), ok: true, value: { exitCode: 3, errorClass: null, stdout: 'streamed\n', stderr: '' } });
+  // Every request gets a reply: an unknown type and a malformed request, an error saying why.
+  expect(replies.unknown).toMatchObject({ ok: false, error: 'unknown request type "format-disk"; the types are run, writeFile, readFile, reset, registerExtensions, extensionResult' });
+  expect(replies.malformed).toMatchObject({ ok: false, error: 'a run request needs a string `command`' });
+  expect(replies.both).toMatchObject({ ok: true, value: { exitCode: 0, stdout: 'to-out\n', stderr: 'to-err\n' } });
   expect(replies.queued).toMatchObject({ ok: true, value: { exitCode: 0 } });
   expect(replies.missing.ok).toBe(false);
   expect(replies.afterReset.ok).toBe(false);

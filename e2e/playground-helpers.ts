@@ -10,9 +10,9 @@ export interface RunResultLike {
   errorClass: string | null;
 }
 
-export async function openPlayground(page: Page, workspace = `test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
+export async function openPlayground(page: Page, workspace = `test-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, timeout = 30_000): Promise<string> {
   await page.goto(`/?ws=${workspace}`);
-  await expect(page.locator('#status')).toContainText('Ready', { timeout: 30_000 });
+  await expect(page.locator('#status')).toContainText('Ready', { timeout });
   await expect(terminalText(page)).toContainText('user@sandbox', { timeout: 10_000 });
   return workspace;
 }
@@ -58,4 +58,24 @@ export async function waitIdle(page: Page): Promise<void> {
 /** The terminal's visible rows, trimmed (for whole-line checks). */
 export async function terminalLines(page: Page): Promise<string[]> {
   return (await page.locator('.xterm-rows > div').allTextContents()).map((line) => line.replace(/\u00a0/g, ' ').trimEnd());
+}
+
+/** The in-page dialog (confirm or prompt) the page shows now. */
+export function dialog(page: Page) {
+  return page.getByTestId('dialog');
+}
+
+/** Answers the in-page dialog with its button `button` (filling its field first, if given). */
+export async function answerDialog(page: Page, button: string, value?: string): Promise<void> {
+  const open = dialog(page);
+  await expect(open).toBeVisible();
+  if (value !== undefined) await open.getByRole('textbox').fill(value);
+  await open.getByRole('button', { name: button, exact: true }).click();
+  await expect(open).toHaveCount(0);
+}
+
+/** Creates a file with the tree's New file button (it opens in the editor). */
+export async function newFile(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'New file' }).click();
+  await answerDialog(page, 'Create', name);
 }

@@ -3,7 +3,7 @@
 // across a reload, and keyboard-only use of the tree and the terminal.
 
 import { expect, test } from '@playwright/test';
-import { openPlayground, sandboxRun, terminalText, typeInTerminal, waitIdle, waitSaved } from './playground-helpers.js';
+import { answerDialog, openPlayground, sandboxRun, terminalText, typeInTerminal, waitIdle, waitSaved } from './playground-helpers.js';
 
 test('a restore point brings files back and is kept across a reload; fork opens a copy in a new tab', async ({ page, context }) => {
   const workspace = await openPlayground(page);
@@ -13,14 +13,16 @@ test('a restore point brings files back and is kept across a reload; fork opens 
   await expect(page.locator('.snapshots li')).toHaveCount(1);
   await expect(page.locator('.snapshots li time')).toBeVisible();
   await sandboxRun(page, 'echo changed > doc.txt; touch extra.txt');
-  await page.locator('.snapshots li').getByRole('button', { name: 'Restore' }).click();
+  await page.locator('.snapshots li').getByRole('button', { name: /^Restore/ }).click();
+  await answerDialog(page, 'Restore');
   await expect.poll(async () => (await sandboxRun(page, 'cat doc.txt; ls')).stdout, { timeout: 20_000 }).toBe('original\ndoc.txt\n');
   await sandboxRun(page, 'echo again > doc.txt');
   await waitSaved(page);
   await openPlayground(page, workspace);
   await page.getByRole('button', { name: 'Sessions' }).click();
   await expect(page.locator('.snapshots li')).toHaveCount(1);
-  await page.locator('.snapshots li').getByRole('button', { name: 'Restore' }).click();
+  await page.locator('.snapshots li').getByRole('button', { name: /^Restore/ }).click();
+  await answerDialog(page, 'Restore');
   await expect.poll(async () => (await sandboxRun(page, 'cat doc.txt')).stdout, { timeout: 20_000 }).toBe('original\n');
 
   const opened = context.waitForEvent('page');
@@ -112,7 +114,7 @@ test('applying settings while a command runs interrupts it and the terminal goes
   await typeInTerminal(page, 'sleep 100\n');
   await expect(page.locator('#status')).toContainText('Running');
   await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByLabel('Run timeout (ms)').fill('20000');
+  await page.getByLabel(/^Run time limit/).fill('20 s');
   await page.getByRole('button', { name: /^Apply/ }).click();
   await expect(page.locator('.status-bar')).toContainText('timeout 20 s', { timeout: 20_000 });
   await waitIdle(page);

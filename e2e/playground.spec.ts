@@ -5,7 +5,7 @@
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { writeTar } from '../src/ui/workspace/tar.js';
-import { openPlayground, sandboxRun, terminalLines, terminalText, typeInTerminal, waitIdle, waitSaved } from './playground-helpers.js';
+import { answerDialog, newFile, openPlayground, sandboxRun, terminalLines, terminalText, typeInTerminal, waitIdle, waitSaved } from './playground-helpers.js';
 
 test('a pipeline typed in the terminal shows its output; screenshot of the main screen', async ({ page }, testInfo) => {
   await openPlayground(page);
@@ -51,8 +51,7 @@ test('tab completion and history in the terminal', async ({ page }) => {
 
 test('edit a file in Monaco, save with Ctrl-S, run it with the Run button', async ({ page }) => {
   await openPlayground(page);
-  page.on('dialog', (dialog) => void dialog.accept(dialog.type() === 'prompt' ? 'hello.sh' : undefined));
-  await page.getByRole('button', { name: '+ File' }).click();
+  await newFile(page, 'hello.sh');
   await expect(page.getByRole('tab', { name: /hello\.sh/ })).toBeVisible();
   const editor = page.locator('.monaco-editor').first();
   await expect(editor).toBeVisible({ timeout: 30_000 });
@@ -68,8 +67,7 @@ test('edit a file in Monaco, save with Ctrl-S, run it with the Run button', asyn
 
 test('a .py file runs with python3 from the Run button', async ({ page }) => {
   await openPlayground(page);
-  page.on('dialog', (dialog) => void dialog.accept(dialog.type() === 'prompt' ? 'calc.py' : undefined));
-  await page.getByRole('button', { name: '+ File' }).click();
+  await newFile(page, 'calc.py');
   const editor = page.locator('.monaco-editor').first();
   await expect(editor).toBeVisible({ timeout: 30_000 });
   await editor.click();
@@ -104,7 +102,7 @@ test('files and history survive a reload', async ({ page }) => {
 test('an endless loop hits the timeout: the banner says so, earlier files are intact', async ({ page }) => {
   await openPlayground(page);
   await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByLabel('Run timeout (ms)').fill('3000');
+  await page.getByLabel(/^Run time limit/).fill('3 s');
   await page.getByRole('button', { name: /^Apply/ }).click();
   await expect(page.locator('.status-bar')).toContainText('timeout 3 s');
   await expect(page.locator('#status')).toContainText('Ready');
@@ -131,10 +129,11 @@ test('export a workspace, reset, import it back: the same files', async ({ page 
   const download = await downloadPromise;
   const archive = test.info().outputPath('workspace.tar.gz');
   await download.saveAs(archive);
-  page.on('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: 'Reset workspace…' }).click();
+  await answerDialog(page, 'Reset');
   await expect.poll(async () => (await sandboxRun(page, 'ls -A')).stdout).toBe('');
   await page.getByTestId('import-input').setInputFiles(archive);
+  await answerDialog(page, 'Replace and import');
   await expect(page.locator('.banner[data-kind="import"]')).toContainText('Imported');
   expect(await sandboxRun(page, listing)).toEqual(before);
 });
@@ -148,7 +147,7 @@ test('an archive that would escape the workspace is refused before anything chan
   ]);
   await page.getByRole('button', { name: 'Sessions' }).click();
   await page.getByTestId('import-input').setInputFiles({ name: 'evil.tar.gz', mimeType: 'application/gzip', buffer: gzipSync(archive) });
-  await expect(page.locator('.banner[data-kind="import"]')).toContainText('Import refused');
+  await expect(page.locator('.banner[data-kind="import"]')).toContainText('evil.tar.gz was not imported');
   await expect(page.locator('.banner[data-kind="import"]')).toContainText("'..' would leave the workspace");
   expect((await sandboxRun(page, 'ls; cat keep.txt')).stdout).toBe('keep.txt\nprecious\n');
 });

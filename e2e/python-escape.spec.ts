@@ -1,14 +1,14 @@
 // The Python escape suite in Chromium: the attempts of the Node suite
-// (src/host/node/python-escape-attempts.ts) run by python3 in the playground's sandbox —
+// (tests/python-escape/attempts.ts) run by python3 in the playground's sandbox —
 // mode 1, a nested Python worker of the kernel worker. The Python worker's realm is
-// assumed compromised (ARCHITECTURE.md §1); what must hold is that nothing gets outside the
+// assumed compromised (docs/architecture.md §1); what must hold is that nothing gets outside the
 // sandbox: no request leaves the page for anything but the app's own files, no IndexedDB
 // database or record and no Cache Storage entry appears, no unexpected message reaches the
 // page, and no attempt prints ESCAPED.
 
 import { createServer, type Server } from 'node:http';
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { ESCAPE_ATTEMPTS } from '../src/host/node/python-escape-attempts.js';
+import { ESCAPE_ATTEMPTS } from '../tests/python-escape/attempts.js';
 import { openPlayground, type RunResultLike } from './playground-helpers.js';
 
 interface StorageView {
@@ -57,6 +57,9 @@ function runPython(page: Page, code: string): Promise<RunResultLike> {
  * One suite per mode: `worker` in the playground (cross-origin isolated: a nested Python
  * worker), `inline` in the embed page (not isolated: Pyodide on the kernel thread).
  */
+/** Attempts run in one embed page before a fresh one (see the loop below). */
+const INLINE_ATTEMPTS_PER_PAGE = 20;
+
 function escapeSuite(mode: 'worker' | 'inline'): void {
   test.describe(`python escape suite, ${mode === 'worker' ? 'mode 1 (playground)' : 'inline mode (embed page)'}`, () => {
     test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -130,22 +133,35 @@ function escapeSuite(mode: 'worker' | 'inline'): void {
       server?.close();
     });
 
-    test('has at least 25 attempts', () => {
-      expect(ESCAPE_ATTEMPTS.length).toBeGreaterThanOrEqual(25);
+    test('has at least 30 attempts', () => {
+      expect(ESCAPE_ATTEMPTS.length).toBeGreaterThanOrEqual(30);
     });
 
-    for (const attempt of ESCAPE_ATTEMPTS) {
-      test(`blocks: ${attempt.name}`, async () => {
+    for (const [index, attempt] of ESCAPE_ATTEMPTS.entries()) {
+      test(`blocks: ${attempt.name}`, async ({ baseURL }) => {
+        // Inline interpreters live in the kernel worker's realm, and Chromium refused a new
+        // wasm memory after ~60 of them in one page (measured here; why the old ones are
+        // not given back is open, see docs/python.md): a fresh embed page every 20 attempts
+        // keeps this suite about the walls, not about that ceiling.
+        if (mode === 'inline' && index > 0 && index % INLINE_ATTEMPTS_PER_PAGE === 0) {
+          // The page's own load is not an attempt's request.
+          recording = false;
+          await page.goto(`${baseURL ?? ''}embed.html?id=escape`);
+          await expect(page.locator('.xterm-rows')).toContainText('user@sandbox', { timeout: 30_000 });
+          recording = true;
+        }
         const canary = `/host-canary/${attempt.name.replace(/[^a-z0-9]+/gi, '-')}`;
-        const code = attempt.code.replaceAll('CANARY', canary).replaceAll('PORT', String(port));
+        const code = attempt.code.replaceAll('CANARY', canary).replaceAll('PORT', String(port)).replaceAll('UNIXPATH', '/host-socket');
         const result = await runPython(page, code);
         const output = result.stdout + result.stderr;
         expect(output).not.toContain('ESCAPED');
+        if (attempt.expect !== undefined) expect(output).toMatch(attempt.expect);
         expect(offApp).toEqual([]);
         expect(hostHits).toBe(0);
         expect(await page.evaluate(() => (window as unknown as { __unexpectedMessages: unknown[] }).__unexpectedMessages)).toEqual([]);
         // The sandbox is still usable after the attempt.
-        expect((await runPython(page, 'import json; print(json.dumps(6 * 7))')).stdout).toBe('42\n');
+        const after = await runPython(page, 'import json; print(json.dumps(6 * 7))');
+        expect(after.stdout, JSON.stringify(after)).toBe('42\n');
       });
     }
 
@@ -155,7 +171,11 @@ function escapeSuite(mode: 'worker' | 'inline'): void {
       for (const request of duringAttempts) {
         const url = new URL(request.url());
         expect(url.origin).toBe(app);
-        // Only the app's static files (Pyodide's, loaded again by nothing here) may be fetched.
+        // The page (trusted, outside the sandbox) posts its audit events to its own server;
+        // the guest cannot reach that route: its worker has no fetch and the page's CSP
+        // allows connect-src 'self' only.
+        if (request.method() === 'POST' && url.pathname === '/api/audit') continue;
+        // Otherwise only the app's static files (Pyodide's, loaded again by nothing here) may be fetched.
         expect(request.method(), url.pathname).toBe('GET');
         expect(url.pathname, url.pathname).toMatch(/^\/(assets|pyodide|wasm)\//);
       }

@@ -1,6 +1,7 @@
 // The file tree of /home/user: directories load when expanded and reload after every change;
 // create, rename (F2), delete (Delete), download, and upload of files and folders by drag
-// and drop or the Upload button. Keyboard: ↑/↓ move, Enter opens or toggles.
+// and drop or the Upload button. Keyboard: the tree is one Tab stop (a roving tabindex on
+// the current row); ↑/↓ move, Enter opens or toggles, →/← expand and collapse.
 
 import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
 import type { DirEntry } from '../../host/browser/index.js';
@@ -77,8 +78,13 @@ export function FileTree({ controller, fsVersion, onOpen }: FileTreeProps) {
     controller.touchFiles();
   };
 
-  const create = (kind: 'file' | 'dir'): void => {
-    const name = window.prompt(kind === 'file' ? `New file in ${targetDir}:` : `New folder in ${targetDir}:`);
+  const create = async (kind: 'file' | 'dir'): Promise<void> => {
+    const name = await controller.dialogs.prompt({
+      title: kind === 'file' ? 'New file' : 'New folder',
+      label: `Name (in ${targetDir.replace(/^\/home\/user/, '~')})`,
+      confirmLabel: 'Create',
+      validate: validPath,
+    });
     const sandbox = controller.sandbox;
     if (!name || sandbox === undefined) return;
     const path = `${targetDir}/${name}`;
@@ -92,22 +98,25 @@ export function FileTree({ controller, fsVersion, onOpen }: FileTreeProps) {
     });
   };
 
-  const rename = (row: Row): void => {
-    const name = window.prompt(`Rename ${row.name} to:`, row.name);
-    const sandbox = controller.sandbox;
-    if (!name || name === row.name || sandbox === undefined) return;
+  const rename = async (row: Row): Promise<void> => {
+    const name = await controller.dialogs.prompt({ title: `Rename ${row.name}`, label: 'New name', value: row.name, confirmLabel: 'Rename', validate: validName });
+    if (!name || name === row.name) return;
     const to = `${row.path.replace(/\/[^/]+$/, '')}/${name}`;
-    void act(`Renaming ${row.path}`, async () => {
-      const result = await sandbox.run(['mv', '--', row.path, to]);
-      if (result.exitCode !== 0) throw new Error(result.stderr.trim());
+    await act(`Renaming ${row.path}`, async () => {
+      await controller.renamePath(row.path, to);
       setSelected(to);
     });
   };
 
-  const remove = (row: Row): void => {
-    const sandbox = controller.sandbox;
-    if (sandbox === undefined || !window.confirm(`Delete ${row.path}${row.kind === 'dir' ? ' and everything in it' : ''}?`)) return;
-    void act(`Deleting ${row.path}`, () => sandbox.rm(row.path, { recursive: true, force: true }));
+  const remove = async (row: Row): Promise<void> => {
+    const open = controller.view.tabs.paths.some((p) => p === row.path || p.startsWith(`${row.path}/`));
+    const ok = await controller.dialogs.confirm({
+      title: `Delete ${row.name}?`,
+      body: `${row.path}${row.kind === 'dir' ? ' and everything in it' : ''} will be deleted${open ? ', and its editor tab closed' : ''}. Restore points (Sessions) keep earlier copies.`,
+      confirmLabel: 'Delete',
+      danger: true,
+    });
+    if (ok) await act(`Deleting ${row.path}`, () => controller.removePath(row.path));
   };
 
   const download = (row: Row): void => {
@@ -138,8 +147,10 @@ export function FileTree({ controller, fsVersion, onOpen }: FileTreeProps) {
     else if (event.key === 'Enter') (row.kind === 'dir' ? toggle(row.path) : onOpen(row.path));
     else if (event.key === 'ArrowRight' && row.kind === 'dir' && !expanded.has(row.path)) toggle(row.path);
     else if (event.key === 'ArrowLeft' && row.kind === 'dir' && expanded.has(row.path)) toggle(row.path);
-    else if (event.key === 'F2') rename(row);
-    else if (event.key === 'Delete') remove(row);
+    else if (event.key === 'Home') focusRow(0);
+    else if (event.key === 'End') focusRow(rows.length - 1);
+    else if (event.key === 'F2') void rename(row);
+    else if (event.key === 'Delete') void remove(row);
     else return;
     event.preventDefault();
   };
@@ -147,17 +158,17 @@ export function FileTree({ controller, fsVersion, onOpen }: FileTreeProps) {
   return (
     <nav className="file-tree" aria-label="Files" onDragOver={(e) => e.preventDefault()} onDrop={(e) => onDrop(e, WORKSPACE_ROOT)}>
       <div className="tree-toolbar">
-        <button onClick={() => create('file')} title="New file">+ File</button>
-        <button onClick={() => create('dir')} title="New folder">+ Folder</button>
+        <button onClick={() => void create('file')} title="Create a file">New file</button>
+        <button onClick={() => void create('dir')} title="Create a folder">New folder</button>
         <button onClick={() => upload.current?.click()} title="Upload files">Upload</button>
-        <input ref={upload} type="file" multiple hidden onChange={(e) => void Promise.all([...(e.target.files ?? [])].map(async (f) => ({ path: f.name, data: new Uint8Array(await f.arrayBuffer()) }))).then((files) => store(files, targetDir))} />
+        <input ref={upload} type="file" multiple hidden aria-label="Files to upload" onChange={(e) => void Promise.all([...(e.target.files ?? [])].map(async (f) => ({ path: f.name, data: new Uint8Array(await f.arrayBuffer()) }))).then((files) => store(files, targetDir))} />
       </div>
       <ul role="tree" ref={list} aria-label="/home/user">
         {rows.map((row, index) => (
           <li
             key={row.path}
             role="treeitem"
-            tabIndex={0}
+            tabIndex={row.path === (selectedRow?.path ?? rows[0]?.path) ? 0 : -1}
             aria-selected={row.path === selected}
             aria-expanded={row.kind === 'dir' ? expanded.has(row.path) : undefined}
             data-path={row.path}
@@ -177,15 +188,34 @@ export function FileTree({ controller, fsVersion, onOpen }: FileTreeProps) {
             {row.name}
             {row.path === selected ? (
               <span className="row-actions">
-                <button tabIndex={-1} title="Rename (F2)" aria-label={`Rename ${row.name}`} onClick={(e) => (e.stopPropagation(), rename(row))}>✎</button>
+                <button tabIndex={-1} title="Rename (F2)" aria-label={`Rename ${row.name}`} onClick={(e) => (e.stopPropagation(), void rename(row))}>✎</button>
                 {row.kind === 'file' ? <button tabIndex={-1} title="Download" aria-label={`Download ${row.name}`} onClick={(e) => (e.stopPropagation(), download(row))}>⤓</button> : null}
-                <button tabIndex={-1} title="Delete (Del)" aria-label={`Delete ${row.name}`} onClick={(e) => (e.stopPropagation(), remove(row))}>✕</button>
+                <button tabIndex={-1} title="Delete (Del)" aria-label={`Delete ${row.name}`} onClick={(e) => (e.stopPropagation(), void remove(row))}>✕</button>
               </span>
             ) : null}
           </li>
         ))}
       </ul>
-      {rows.length === 0 ? <p className="tree-empty">No files yet. Create one, drop files here, or run a command.</p> : null}
+      {rows.length === 0 ? <p className="tree-empty">No files yet. Create one with New file, drop files here, or run a command.</p> : null}
     </nav>
   );
+}
+
+/** A name for a new or renamed entry: one path component. */
+function validName(name: string): string | undefined {
+  if (name.trim() === '') return 'Enter a name.';
+  if (name.includes('/')) return 'A name cannot contain “/”.';
+  if (name === '.' || name === '..') return 'That name is reserved.';
+  if (new TextEncoder().encode(name).length > 255) return 'Names are at most 255 bytes.';
+  return undefined;
+}
+
+/** A relative path for a new entry (folders in it are created). */
+function validPath(path: string): string | undefined {
+  if (path.startsWith('/')) return 'Give a name relative to the folder, without a leading “/”.';
+  for (const part of path.split('/').filter((p) => p !== '')) {
+    const problem = validName(part);
+    if (problem !== undefined) return problem;
+  }
+  return path.trim() === '' ? 'Enter a name.' : undefined;
 }

@@ -20,8 +20,18 @@ interface TerminalPaneProps {
   autoFocus?: boolean;
 }
 
-const DARK = { background: '#1e1e1e', foreground: '#d4d4d4', cursor: '#d4d4d4', selectionBackground: '#264f78' };
-const LIGHT = { background: '#ffffff', foreground: '#1e1e1e', cursor: '#1e1e1e', selectionBackground: '#add6ff', blue: '#0451a5', green: '#107c10' };
+// ANSI palettes whose colours all reach WCAG AA (4.5:1) on the terminal's background, bold
+// (bright) ones included: xterm's defaults put bright green on white at about 1.6:1.
+const DARK = {
+  background: '#1e1e1e', foreground: '#d4d4d4', cursor: '#d4d4d4', selectionBackground: '#264f78',
+  black: '#6b7280', red: '#f87171', green: '#4ade80', yellow: '#facc15', blue: '#60a5fa', magenta: '#e879f9', cyan: '#22d3ee', white: '#d4d4d4',
+  brightBlack: '#9ca3af', brightRed: '#fca5a5', brightGreen: '#86efac', brightYellow: '#fde047', brightBlue: '#93c5fd', brightMagenta: '#f0abfc', brightCyan: '#67e8f9', brightWhite: '#ffffff',
+};
+const LIGHT = {
+  background: '#ffffff', foreground: '#1e1e1e', cursor: '#1e1e1e', selectionBackground: '#add6ff',
+  black: '#1e1e1e', red: '#b91c1c', green: '#15803d', yellow: '#854d0e', blue: '#1d4ed8', magenta: '#a21caf', cyan: '#0e7490', white: '#4b5563',
+  brightBlack: '#4b5563', brightRed: '#991b1b', brightGreen: '#166534', brightYellow: '#713f12', brightBlue: '#1e40af', brightMagenta: '#86198f', brightCyan: '#155e75', brightWhite: '#374151',
+};
 
 export function TerminalPane({ host, history, dark, greeting, onSession, rows, autoFocus = true }: TerminalPaneProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -37,9 +47,24 @@ export function TerminalPane({ host, history, dark, greeting, onSession, rows, a
     const fit = new FitAddon();
     term.loadAddon(fit);
     term.open(box.current);
-    // Tab completes in the terminal; Shift-Tab is left to the browser so that keyboard users
-    // can move focus out of it.
-    term.attachCustomKeyEventHandler((event) => !(event.key === 'Tab' && event.shiftKey));
+    // Keys the browser handles rather than the terminal: Shift-Tab moves focus out (Tab
+    // completes); Ctrl+V pastes like Ctrl+Shift+V (the browser's paste event reaches xterm,
+    // which sends the text); Ctrl+C with a selection copies it instead of interrupting.
+    term.attachCustomKeyEventHandler((event) => {
+      if (event.key === 'Tab' && event.shiftKey) return false;
+      const plainCtrl = event.ctrlKey && !event.altKey && !event.metaKey;
+      if (plainCtrl && !event.shiftKey && (event.key === 'v' || event.key === 'V')) return false;
+      if (plainCtrl && (event.key === 'c' || event.key === 'C') && term.hasSelection()) {
+        if (event.type === 'keydown') {
+          const text = term.getSelection();
+          void navigator.clipboard?.writeText(text).catch(() => undefined);
+          term.clearSelection();
+        }
+        event.preventDefault();
+        return false;
+      }
+      return true;
+    });
     const early = term.onData((data) => {
       if (!hasSession.current) typedEarly.current.push(data);
     });

@@ -7,7 +7,9 @@ import { TerminalPane } from '../components/terminal-pane.js';
 import type { PlaygroundController } from '../playground/controller.js';
 import type { ShellHost, TerminalSession } from '../terminal/terminal-session.js';
 import { useDarkMode } from '../use-dark-mode.js';
-import { isEmbedRequest, originAllowed, type EmbedEvent, type EmbedRequest } from './protocol.js';
+import type { RunResult } from '../../host/browser/index.js';
+import { isEmbedRequest, originAllowed, requestProblem, type EmbedEvent, type EmbedRequest } from './protocol.js';
+import { PageExtensionCalls } from './page-extensions.js';
 
 export interface EmbedConfig {
   origins: string[];
@@ -18,7 +20,8 @@ export interface EmbedConfig {
   command: string | null;
 }
 
-type Waiter = (event: Extract<EmbedEvent, { type: 'exit' }>) => void;
+type ExitEvent = Extract<EmbedEvent, { type: 'exit' }>;
+type Waiter = (exit: { event: ExitEvent; result: RunResult | undefined }) => void;
 
 export function EmbedApp({ controller, config }: { controller: PlaygroundController; config: EmbedConfig }) {
   const view = useSyncExternalStore(controller.subscribe, controller.getView);
@@ -28,6 +31,8 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
   /** Runs waiting for the command in progress to end. */
   const idleWaiters = useRef<Array<() => void>>([]);
   const [source, setSource] = useState('');
+  /** Calls of the embedding page's extensions waiting for its answer. */
+  const extensionCalls = useRef(new PageExtensionCalls());
   const sandbox = view.phase === 'ready' ? controller.sandbox : undefined;
 
   const post = (event: EmbedEvent, origin?: string): void => {
@@ -42,6 +47,8 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
         : {
             run: (command, options) => controller.run(command, options),
             writeStdin: (data) => sandbox.writeStdin(data),
+            interrupt: () => sandbox.interrupt(),
+            resizeTerminal: (size) => sandbox.resizeTerminal(size),
             readDir: (path) => sandbox.readDir(path),
             commands: () => sandbox.installedTools,
             onOutput: (stream, text) => post({ airlock: 1, type: 'output', stream, text }),
@@ -49,7 +56,7 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
               const event = { airlock: 1, type: 'exit', command, exitCode: result?.exitCode ?? 1, errorClass: result?.errorClass ?? null } as const;
               post(event);
               const waiter = exitWaiters.current.shift();
-              waiter?.(event);
+              waiter?.({ event, result });
               for (const wake of idleWaiters.current.splice(0)) wake();
             },
           },
@@ -60,12 +67,12 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
    * Runs a line in the terminal (so the reader sees it) and resolves with its exit. While
    * another command runs (sent earlier, or typed by the reader) it waits for its turn.
    */
-  const runInTerminal = async (command: string): Promise<Extract<EmbedEvent, { type: 'exit' }>> => {
+  const runInTerminal = async (command: string): Promise<{ event: ExitEvent; result: RunResult | undefined }> => {
     for (;;) {
       const current = session.current;
       if (current === null) throw new Error('the sandbox is not ready yet');
       if (!current.busy) {
-        const exit = new Promise<Extract<EmbedEvent, { type: 'exit' }>>((resolve) => exitWaiters.current.push(resolve));
+        const exit = new Promise<{ event: ExitEvent; result: RunResult | undefined }>((resolve) => exitWaiters.current.push(resolve));
         if (current.runLine(command)) return exit;
         exitWaiters.current.pop();
       }
@@ -78,8 +85,8 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
     if (current === undefined) throw new Error('the sandbox is not ready yet');
     switch (request.type) {
       case 'run': {
-        const exit = await runInTerminal(request.command);
-        return { exitCode: exit.exitCode, errorClass: exit.errorClass };
+        const { event, result } = await runInTerminal(request.command);
+        return { exitCode: event.exitCode, errorClass: event.errorClass, stdout: result?.stdout ?? '', stderr: result?.stderr ?? '' };
       }
       case 'writeFile':
         await current.writeFile(request.path, request.content, { parents: true });
@@ -90,16 +97,30 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
       case 'reset':
         await controller.reset();
         return null;
+      case 'registerExtensions':
+        await controller.setPageExtensions(extensionCalls.current.specs(request.extensions, (event) => post(event)));
+        return null;
+      case 'extensionResult':
+        extensionCalls.current.answer(request);
+        return null;
     }
   };
 
   useEffect(() => {
     const onMessage = (event: MessageEvent): void => {
-      if (event.source !== window.parent || !isEmbedRequest(event.data)) return;
+      if (event.source !== window.parent) return;
+      const problem = requestProblem(event.data);
+      if (problem === undefined && !isEmbedRequest(event.data)) return;
       if (!originAllowed(event.origin, config.origins)) {
         console.warn(`airlock embed: ignored a message from ${event.origin}; allowed: ${config.origins.join(', ') || 'none (set ?origins=)'}`);
         return;
       }
+      // Every request gets a reply: one that is not valid, an error saying why.
+      if (problem !== undefined) {
+        post({ airlock: 1, type: 'result', id: problem.id, ok: false, error: problem.error }, event.origin);
+        return;
+      }
+      if (!isEmbedRequest(event.data)) return;
       const request = event.data;
       handle(request).then(
         (value) => post({ airlock: 1, type: 'result', id: request.id, ok: true, value }, event.origin),

@@ -2,6 +2,8 @@
 // to do. Pure functions from results and errors to banner content.
 
 import type { RunResult } from '../../host/browser/index.js';
+import { formatDuration } from '../format.js';
+import { describeLimit } from './settings.js';
 
 export type BannerLevel = 'error' | 'warning' | 'info';
 
@@ -30,7 +32,7 @@ export function bannerForRun(command: string, result: RunResult, timeoutMs: numb
       return {
         level: 'error',
         kind: 'timeout',
-        title: `“${short}” was stopped: it ran past the ${timeoutMs / 1000} s time limit.`,
+        title: `“${short}” was stopped: it ran past the ${formatDuration(timeoutMs)} time limit.`,
         detail: result.stderr.includes('was restored')
           ? 'It did not stop at its deadline, so the sandbox was restarted and its effects were rolled back; everything from before it is intact. Raise the timeout in Settings if the command needs longer.'
           : 'Its processes were ended. Raise the timeout in Settings if the command needs longer.',
@@ -46,7 +48,7 @@ export function bannerForRun(command: string, result: RunResult, timeoutMs: numb
       return {
         level: 'warning',
         kind: 'limit',
-        title: `“${short}” hit the ${result.limit?.name ?? 'sandbox'} limit${result.limit ? ` (${result.limit.value})` : ''}.`,
+        title: `“${short}” hit the ${result.limit ? describeLimit(result.limit.name, result.limit.value) : 'sandbox’s limits'}.`,
         detail: 'Free some space (rm) or raise the limit in Settings.',
       };
     case 'crash':
@@ -56,14 +58,33 @@ export function bannerForRun(command: string, result: RunResult, timeoutMs: numb
   }
 }
 
+/**
+ * A failed save in plain words: what happened, that the stored copy is the last complete
+ * save, and what to do. The browser's own words come last, for a bug report.
+ */
 export function bannerForSaveError(error: Error): BannerContent {
+  const keep = 'The stored workspace is the last complete save; your files are still here in the sandbox.';
   if (error.name === 'StoreQuotaError') {
     return {
       level: 'error',
       kind: 'quota',
       title: 'Saving failed: this browser’s storage for the site is full.',
-      detail: 'The stored workspace is unchanged (the last complete save). Your changes are still in the sandbox and will be saved when there is room: delete large files, or export the workspace to keep a copy.',
+      detail: `${keep} They are saved when there is room: delete large files, or export the workspace (Sessions) to keep a copy.`,
     };
   }
-  return { level: 'error', kind: 'save', title: 'Saving the workspace failed.', detail: `${error.message}. The stored workspace is unchanged; saving will be retried with the next change.` };
+  const browserError = (error as Error & { browserError?: string }).browserError ?? '';
+  const technical = error.message.replace(/^[^:]*: /, '');
+  let what = 'the browser could not store the workspace';
+  let todo = 'Saving is tried again with the next change; to keep a copy now, export the workspace (Sessions).';
+  if (browserError === 'InvalidStateError' || /closing|closed/i.test(technical)) {
+    what = 'the browser closed the site’s storage (its data may have been cleared)';
+    todo = 'Export the workspace (Sessions) to keep a copy, then reload the page.';
+  } else if (browserError === 'VersionError') {
+    what = 'a newer version of the playground is open in another tab';
+    todo = 'Reload this page.';
+  } else if (browserError === 'DataError' || /\bmax=\d+/.test(technical)) {
+    what = 'a file is larger than this browser stores in one piece';
+    todo = 'Export the workspace (Sessions) to keep a copy, and report this: files should be stored in pieces.';
+  }
+  return { level: 'error', kind: 'save', title: `Saving failed: ${what}.`, detail: `${keep} ${todo} (The browser said: ${technical})` };
 }

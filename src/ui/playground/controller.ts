@@ -3,15 +3,22 @@
 // lock, snapshots, and the banners. Components read its `view` through useSyncExternalStore
 // and call its methods.
 
-import { Sandbox, type PythonLoadProgress, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
+import { Sandbox, serverExtensions, type ExtensionSpec, type PythonLoadProgress, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
+import { resolveExtensions } from '../../host/extensions/spec.js';
 import { browserPlatform } from '../../host/browser/platform.js';
 import { DEFAULT_LIMITS } from '../../protocol/limits.js';
 import { WorkspaceSaver } from '../../host/persistence/saver.js';
 import { WorkspaceStore } from '../../host/persistence/store.js';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/tab-lock.js';
-import { exportWorkspace, parseWorkspaceArchive, writeEntries } from '../workspace/workspace-files.js';
+import { createElement } from 'react';
+import { DialogService } from '../dialogs/dialog-service.js';
+import type { ExampleWorkspace } from '../welcome/examples.js';
+import { formatBytes, plural } from '../format.js';
+import { ImportRefusedError, parseArchive, type ParsedArchive } from '../workspace/archive.js';
+import { downloadBytes, exportWorkspace, summarizeWorkspace, writeEntries } from '../workspace/workspace-files.js';
 import { bannerForRun, bannerForSaveError, type Banner, type BannerContent } from './banners.js';
 import { parseSettings, sandboxOptions, type PlaygroundSettings } from './settings.js';
+import { PageAudit } from '../panels/audit/page-audit.js';
 
 export type Phase = 'loading' | 'ready' | 'failed';
 export type Ownership = 'owner' | 'other-tab' | 'lost' | 'none';
@@ -46,6 +53,15 @@ export interface PlaygroundView {
   restarting: boolean;
   tools: string[];
   tabs: OpenTabs;
+  /** The example this page filled a new workspace with (the welcome panel then opens). */
+  seeded: string | null;
+}
+
+/** What the editor lets the rest of the page ask of it. */
+export interface EditorHooks {
+  /** Writes every tab with unsaved changes to the sandbox. */
+  saveAll(): Promise<void>;
+  dirtyPaths(): string[];
 }
 
 export interface ControllerOptions {
@@ -54,6 +70,8 @@ export interface ControllerOptions {
   persist: boolean;
   /** Files to create when the workspace is new. */
   initialFiles?: Record<string, string>;
+  /** An example to fill the workspace with when it is new (the welcome, the Examples menu). */
+  example?: ExampleWorkspace;
 }
 
 export class PlaygroundController {
@@ -61,12 +79,22 @@ export class PlaygroundController {
   private store: WorkspaceStore | undefined;
   private saver: WorkspaceSaver | undefined;
   private lock: WorkspaceLock | undefined;
+  /** Python loading ahead of the first python3 (preloadPython), once per page. */
+  private pythonPreload: Promise<void> | undefined;
   private listeners = new Set<() => void>();
   private nextBannerId = 1;
   private history: string[] = [];
+  /** The extensions this page's server hosts (fetched once), and those the embedding page registered. */
+  private hostedExtensions: Promise<ExtensionSpec[]> | undefined;
+  private pageExtensions: ExtensionSpec[] = [];
+  private editor: EditorHooks | undefined;
   /** States of the restore points taken in this page (the store has them all). */
   private readonly snapshotStates = new Map<number, SessionState>();
   private readonly activeRuns = new Set<{ abort: AbortController; done: Promise<RunResult> }>();
+  /** In-page dialogs (confirm, prompt) every part of the page asks through. */
+  readonly dialogs = new DialogService();
+  /** The audit events of this page's sandboxes (the audit panel; shipped to the server). */
+  readonly audit = new PageAudit();
   /** Resolves with the first sandbox (window.airlock.sandbox for tests). */
   readonly ready: Promise<Sandbox>;
   private resolveReady: (sandbox: Sandbox) => void = () => undefined;
@@ -89,6 +117,7 @@ export class PlaygroundController {
       restarting: false,
       tools: [],
       tabs: { paths: [], active: null },
+      seeded: null,
     };
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
   }
@@ -136,11 +165,25 @@ export class PlaygroundController {
       if (state === undefined && this.options.initialFiles !== undefined) {
         for (const [path, content] of Object.entries(this.options.initialFiles)) await this.current?.writeFile(path, content, { parents: true });
       }
+      if (state === undefined && this.options.example !== undefined) await this.seed(this.options.example);
       this.update({ phase: 'ready' });
       if (this.current !== undefined) this.resolveReady(this.current);
+      if (this.view.tabs.active?.endsWith('.py') === true) this.preloadPython();
     } catch (error) {
       this.update({ phase: 'failed', failure: error instanceof Error ? error.message : String(error) });
     }
+  }
+
+  /** Fills a new workspace with an example's files and opens its main file. */
+  private async seed(example: ExampleWorkspace): Promise<void> {
+    const sandbox = this.current;
+    if (sandbox === undefined) return;
+    for (const [path, content] of Object.entries(example.files)) {
+      await sandbox.writeFile(`/home/user/${path}`, content, { parents: true, mode: path.endsWith('.sh') ? 0o755 : 0o644 });
+    }
+    const open = `/home/user/${example.open}`;
+    this.setTabs({ paths: [open], active: open });
+    this.update({ seeded: example.id });
   }
 
   private async openStore(): Promise<Awaited<ReturnType<WorkspaceStore['load']>>> {
@@ -175,7 +218,16 @@ export class PlaygroundController {
       this.update({ snapshots: snapshots.map(({ id, createdMs, label }) => ({ id, createdMs, label })) });
     }
     await this.takeLock(false);
-    if (typeof addEventListener === 'function') addEventListener('pagehide', () => void this.saver?.flush());
+    if (typeof addEventListener === 'function') {
+      addEventListener('pagehide', () => void this.saver?.flush());
+      // Leaving with edits not yet in the sandbox, or changes not yet stored: save what can
+      // be saved now and let the browser ask whether to leave.
+      addEventListener('beforeunload', (event) => {
+        const unsaved = this.hasUnsavedWork;
+        void this.editor?.saveAll().then(() => this.saver?.flush());
+        if (unsaved) event.preventDefault();
+      });
+    }
     return loaded;
   }
 
@@ -230,9 +282,15 @@ export class PlaygroundController {
   }
 
   private async createSandbox(state: SessionState | undefined): Promise<void> {
+    this.hostedExtensions ??= serverExtensions({ sessionId: () => this.current?.sessionId });
     const sandbox = await Sandbox.create({
       ...sandboxOptions(this.view.settings),
       state,
+      // A terminal is one long session: `cmd &` keeps running while the person types the
+      // next command, as in bash (the process limit still counts them).
+      keepBackgroundProcesses: true,
+      extensions: [...(await this.hostedExtensions), ...this.pageExtensions],
+      onAuditEvent: this.audit.listener,
       onProgress: (loaded, total) => this.update({ progress: { loaded, total } }),
       onPythonProgress: (python) => this.update({ python }),
       onCommit: (delta) => {
@@ -243,6 +301,21 @@ export class PlaygroundController {
     });
     this.current = sandbox;
     this.update({ tools: sandbox.installedTools, fsVersion: this.view.fsVersion + 1 });
+  }
+
+  /**
+   * Makes `extensions` (handlers running in this page: the embed API) commands of the
+   * sandbox, beside the server's; the sandbox is recreated with its files and shell state.
+   */
+  async setPageExtensions(extensions: ExtensionSpec[]): Promise<void> {
+    const hosted = await (this.hostedExtensions ?? Promise.resolve([]));
+    resolveExtensions([...hosted, ...extensions]);
+    // A tool's name is refused before the sandbox is replaced, so a refusal leaves it running.
+    const ours = new Set([...hosted, ...this.pageExtensions].map((extension) => extension.name));
+    const tools = new Set(this.current?.installedTools ?? []);
+    for (const { name } of extensions) if (tools.has(name) && !ours.has(name)) throw new Error(`extension ${name}: a tool of that name is already installed`);
+    this.pageExtensions = extensions;
+    await this.recreate(await this.current?.exportState());
   }
 
   /** Replaces the sandbox with a fresh one holding `state` (settings change, reset, take-over). */
@@ -303,6 +376,81 @@ export class PlaygroundController {
   setTabs(tabs: OpenTabs): void {
     this.update({ tabs });
     this.saver?.setValue('tabs', tabs);
+    if (tabs.active?.endsWith('.py') === true && this.view.phase === 'ready') this.preloadPython();
+  }
+
+  /**
+   * Loads Python before it is asked for (a .py file is open): the first python3 of a page
+   * would otherwise download Pyodide and have its snapshot made inside that run.
+   */
+  preloadPython(): void {
+    if (this.pythonPreload !== undefined || !this.view.tools.includes('python3')) return;
+    this.pythonPreload = Sandbox.preloadPython({ onPythonProgress: (python) => this.update({ python }) }).catch(() => {
+      // The first python3 tries again and says what failed.
+      this.pythonPreload = undefined;
+    });
+  }
+
+  /** The editor registers how to save its changes (before a rename, delete or unload). */
+  setEditor(editor: EditorHooks | undefined): void {
+    this.editor = editor;
+  }
+
+  /** Whether anything typed is not yet in the sandbox or not yet stored. */
+  get hasUnsavedWork(): boolean {
+    return (this.editor?.dirtyPaths().length ?? 0) > 0 || this.view.saveState === 'pending';
+  }
+
+  /** Renames a file or folder; open tabs under it follow (their edits are saved first). */
+  async renamePath(from: string, to: string): Promise<void> {
+    const sandbox = this.current;
+    if (sandbox === undefined) throw new Error('the sandbox is not ready');
+    await this.editor?.saveAll();
+    const result = await sandbox.run(['mv', '-n', '--', from, to]);
+    if (result.exitCode !== 0) throw new Error(result.stderr.trim() || `mv exited ${result.exitCode}`);
+    const moved = (path: string): string => (path === from ? to : path.startsWith(`${from}/`) ? to + path.slice(from.length) : path);
+    const { paths, active } = this.view.tabs;
+    this.setTabs({ paths: paths.map(moved), active: active === null ? null : moved(active) });
+    this.touchFiles();
+  }
+
+  /** Deletes a file or folder; open tabs under it close. */
+  async removePath(path: string): Promise<void> {
+    const sandbox = this.current;
+    if (sandbox === undefined) throw new Error('the sandbox is not ready');
+    await sandbox.rm(path, { recursive: true, force: true });
+    this.closeTabsUnder(path);
+    this.touchFiles();
+  }
+
+  /** Closes the tabs of `path` and of everything under it. */
+  closeTabsUnder(path: string): void {
+    const inside = (p: string): boolean => p === path || p.startsWith(`${path}/`);
+    const { paths, active } = this.view.tabs;
+    if (!paths.some(inside)) return;
+    const rest = paths.filter((p) => !inside(p));
+    this.setTabs({ paths: rest, active: active !== null && !inside(active) ? active : rest[rest.length - 1] ?? null });
+  }
+
+  /** Ctrl-C to the current run, without the kill (Python's REPL goes on). */
+  interrupt(): Promise<void> {
+    return this.current?.interrupt() ?? Promise.resolve();
+  }
+
+  /** Ends the session shell and starts a fresh one with the same files (`exit`). */
+  async restartShell(): Promise<void> {
+    const state = await this.current?.exportState();
+    if (state === undefined) return;
+    await this.recreate({ records: state.records, shellState: new Uint8Array(0) });
+  }
+
+  /** Makes sure `path` exists as a file (an empty one when missing), for the editor. */
+  async ensureFile(path: string): Promise<void> {
+    const sandbox = this.current;
+    if (sandbox === undefined) throw new Error('the sandbox is not ready');
+    const info = await sandbox.stat(path).catch(() => undefined);
+    if (info === undefined) await sandbox.writeFile(path, '', { parents: true });
+    else if (info.kind !== 'file') throw new Error(`${path} is a ${info.kind === 'dir' ? 'directory' : info.kind}, not a file`);
   }
 
   /** Asks for the files to be re-read (after a change the views made themselves). */
@@ -331,12 +479,12 @@ export class PlaygroundController {
   // ---- sessions ------------------------------------------------------------------------------
 
   /** Takes a restore point: the whole session state, kept with the workspace. */
-  async snapshot(): Promise<void> {
+  async snapshot(label?: string): Promise<number | undefined> {
     const sandbox = this.current;
-    if (sandbox === undefined) return;
+    if (sandbox === undefined) return undefined;
     const state = await sandbox.exportState();
     const id = Math.max(0, ...this.view.snapshots.map((s) => s.id)) + 1;
-    const entry = { id, createdMs: Date.now(), label: `Restore point ${id}` };
+    const entry = { id, createdMs: Date.now(), label: label ?? `Restore point ${id}` };
     this.snapshotStates.set(id, state);
     this.update({ snapshots: [...this.view.snapshots, entry] });
     if (this.store !== undefined && this.view.ownership === 'owner') {
@@ -346,6 +494,18 @@ export class PlaygroundController {
         this.addBanner(bannerForSaveError(error instanceof Error ? error : new Error(String(error))));
       }
     }
+    return id;
+  }
+
+  /** Asks, then brings a restore point back. */
+  async confirmRestore(id: number): Promise<void> {
+    const entry = this.view.snapshots.find((s) => s.id === id);
+    const ok = await this.dialogs.confirm({
+      title: `Restore “${entry?.label ?? `restore point ${id}`}”?`,
+      body: 'The files in /home/user and the shell’s state go back to that point. What changed since is replaced (create a restore point first to keep it).',
+      confirmLabel: 'Restore',
+    });
+    if (ok) await this.restore(id);
   }
 
   /** Brings a restore point back: a fresh sandbox from its state, saved as the workspace. */
@@ -373,7 +533,20 @@ export class PlaygroundController {
     return id;
   }
 
-  /** Empties the workspace (the page asks for confirmation first). */
+  /** Asks, keeps a restore point, then empties the workspace. */
+  async confirmReset(): Promise<void> {
+    const ok = await this.dialogs.confirm({
+      title: 'Reset to an empty workspace?',
+      body: 'Every file in /home/user is deleted and the shell starts fresh. A restore point of the current workspace is kept in Sessions.',
+      confirmLabel: 'Reset',
+      danger: true,
+    });
+    if (!ok) return;
+    await this.snapshot(`Before reset (${new Date().toLocaleTimeString()})`);
+    await this.reset();
+  }
+
+  /** Empties the workspace. */
   async reset(): Promise<void> {
     await this.recreate(undefined);
     this.update({ tabs: { paths: [], active: null } });
@@ -401,23 +574,57 @@ export class PlaygroundController {
     return exportWorkspace(sandbox);
   }
 
-  /** Validates the archive first; only a valid one replaces the workspace. */
-  async importArchive(data: Uint8Array): Promise<boolean> {
-    const limits = { ...DEFAULT_LIMITS, ...this.view.settings.limits };
-    let entries;
+  /** Builds the workspace archive and hands it to the browser as a download. */
+  async downloadArchive(): Promise<void> {
     try {
-      entries = await parseWorkspaceArchive(data, limits);
+      downloadBytes(`${this.options.workspace}.tar.gz`, await this.exportArchive(), 'application/gzip');
     } catch (error) {
-      const [title, ...rest] = (error instanceof Error ? error.message : String(error)).split('\n');
-      this.addBanner({ level: 'error', kind: 'import', title: `Import refused: ${title ?? ''}`, detail: `${rest.join('; ')}. Nothing was changed.` });
+      this.addBanner({ level: 'error', kind: 'export', title: 'Export failed.', detail: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /**
+   * Imports an archive: checks it (only a valid, non-empty tar, tar.gz or zip within the
+   * limits), shows what it holds against what the workspace holds and asks, keeps a restore
+   * point of the workspace, and only then replaces it. False when nothing changed.
+   */
+  async importArchive(data: Uint8Array, name = 'the archive', options: { confirm?: boolean } = {}): Promise<boolean> {
+    const limits = { ...DEFAULT_LIMITS, ...this.view.settings.limits };
+    let archive: ParsedArchive;
+    try {
+      archive = await parseArchive(data, limits);
+    } catch (error) {
+      if (!(error instanceof ImportRefusedError)) throw error;
+      this.addBanner({ level: 'error', kind: 'import', title: `${name} was not imported: ${error.summary.charAt(0).toLowerCase()}${error.summary.slice(1)}.`, detail: `${error.reasons.map((r) => `${r.charAt(0).toUpperCase()}${r.slice(1)}`).join('. ')}. Nothing was changed.` });
       return false;
     }
-    await this.recreate(undefined);
     const sandbox = this.current;
-    if (sandbox !== undefined) await writeEntries(sandbox, entries);
+    if (sandbox === undefined) return false;
+    const incoming = describeEntries(archive);
+    if (options.confirm !== false) {
+      const now = await summarizeWorkspace(sandbox);
+      const ok = await this.dialogs.confirm({
+        title: `Replace the workspace with ${name}?`,
+        body: createElement(
+          'div',
+          null,
+          createElement('p', null, `${name} (${archive.format}) holds ${incoming}.`),
+          createElement('ul', { className: 'dialog-list', 'aria-label': 'First entries of the archive' }, ...archive.entries.slice(0, 8).map((e) => createElement('li', { key: e.path }, e.kind === 'dir' ? `${e.path}/` : e.path))),
+          archive.entries.length > 8 ? createElement('p', null, `… and ${plural(archive.entries.length - 8, 'more entry', 'more entries')}.`) : null,
+          createElement('p', null, `The workspace now holds ${plural(now.files, 'file')} and ${plural(now.dirs, 'folder')} (${formatBytes(now.bytes)}); they are replaced. A restore point of them is kept in Sessions.`),
+        ),
+        confirmLabel: 'Replace and import',
+        danger: true,
+      });
+      if (!ok) return false;
+    }
+    const point = await this.snapshot(`Before importing ${name}`);
+    await this.recreate(undefined);
+    const fresh = this.current;
+    if (fresh !== undefined) await writeEntries(fresh, archive.entries);
     this.update({ tabs: { paths: [], active: null } });
     await this.persistWhole();
-    this.addBanner({ level: 'info', kind: 'import', title: `Imported ${entries.length} entries into /home/user.` });
+    this.addBanner({ level: 'info', kind: 'import', title: `Imported ${incoming} from ${name}.`, detail: point === undefined ? undefined : `The previous workspace is kept as restore point ${point} (Sessions).` });
     return true;
   }
 
@@ -432,11 +639,18 @@ export class PlaygroundController {
     this.update({ banners: this.view.banners.filter((b) => b.id !== id) });
   }
 
-  private dismissKind(kind: string): void {
+  dismissKind(kind: string): void {
     if (this.view.banners.some((b) => b.kind === kind)) this.update({ banners: this.view.banners.filter((b) => b.kind !== kind) });
   }
 
   async flush(): Promise<void> {
     await this.saver?.flush();
   }
+}
+
+/** "3 files and 1 folder (12 KiB)" for an archive's entries. */
+function describeEntries(archive: ParsedArchive): string {
+  const files = archive.entries.filter((e) => e.kind !== 'dir').length;
+  const dirs = archive.entries.length - files;
+  return `${plural(files, 'file')}${dirs > 0 ? ` and ${plural(dirs, 'folder')}` : ''} (${formatBytes(archive.bytes)})`;
 }

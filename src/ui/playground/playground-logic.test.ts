@@ -8,7 +8,7 @@ import { describeSettings, parseSettings, sandboxOptions } from './settings.js';
 
 function result(patch: Partial<RunResult>): RunResult {
   const empty = new Uint8Array(0);
-  return { exitCode: 0, stdout: '', stderr: '', stdoutBytes: empty, stderrBytes: empty, truncated: false, durationMs: 1, errorClass: null, ...patch };
+  return { exitCode: 0, stdout: '', stderr: '', stdoutBytes: empty, stderrBytes: empty, truncated: false, durationMs: 1, errorClass: null, cwd: '/home/user', ...patch };
 }
 
 describe('banners', () => {
@@ -22,7 +22,8 @@ describe('banners', () => {
 
   it('cover a restarted worker and a limit, and stay quiet for normal ends and Ctrl-C', () => {
     expect(bannerForRun('x', result({ exitCode: 1, errorClass: 'worker-restarted' }), 1000)?.title).toContain('restarted');
-    expect(bannerForRun('x', result({ exitCode: 1, errorClass: 'limit', limit: { name: 'fsBytes', value: 10 } }), 1000)?.title).toContain('fsBytes');
+    // In words, not config names: "fsBytes (268435456)" was the old message.
+    expect(bannerForRun('x', result({ exitCode: 1, errorClass: 'limit', limit: { name: 'fsBytes', value: 268435456 } }), 1000)?.title).toBe('“x” hit the disk limit of 256 MiB.');
     expect(bannerForRun('x', result({ exitCode: 3 }), 1000)).toBeUndefined();
     expect(bannerForRun('x', result({ exitCode: 130, errorClass: 'cancelled' }), 1000)).toBeUndefined();
   });
@@ -60,5 +61,21 @@ describe('embed protocol', () => {
     expect(allowedOrigins(null, undefined)).toEqual([]);
     expect(originAllowed('https://x.example', ['*'])).toBe(true);
     expect(originAllowed('https://x.example', ['https://c.example'])).toBe(false);
+  });
+});
+
+describe('limits in words', () => {
+  it('shows and reads sizes and durations as people write them', async () => {
+    const { formatLimit, parseLimit } = await import('./settings.js');
+    expect(formatLimit('bytes', 268435456)).toBe('256 MiB');
+    expect(formatLimit('duration', 30_000)).toBe('30 s');
+    expect(formatLimit('count', Infinity)).toBe('unlimited');
+    expect(parseLimit('bytes', '1.5 GiB')).toBe(1.5 * 1024 ** 3);
+    expect(parseLimit('bytes', '512 KB')).toBe(512_000);
+    expect(parseLimit('duration', '2 min')).toBe(120_000);
+    expect(parseLimit('duration', '45')).toBe(45_000);
+    expect(parseLimit('count', 'unlimited')).toBe(Infinity);
+    expect(parseLimit('bytes', 'lots')).toBeUndefined();
+    expect(parseLimit('duration', '0 s')).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@
 
 import type { BrowserSandboxOptions, SandboxLimits } from '../../host/browser/index.js';
 import { DEFAULT_LIMITS } from '../../protocol/limits.js';
+import { formatBytes, formatDuration, parseBytes, parseDuration } from '../format.js';
 
 export interface PlaygroundSettings {
   /** Hosts the sandbox may reach (empty: no network). */
@@ -17,12 +18,36 @@ export const DEFAULT_SETTINGS: PlaygroundSettings = { networkAllow: [], tools: n
 
 /** The limits the settings panel edits, with their units for display. */
 export const EDITABLE_LIMITS = [
-  { name: 'timeoutMs', label: 'Run timeout', unit: 'ms' },
-  { name: 'fsBytes', label: 'Filesystem size', unit: 'bytes' },
-  { name: 'fileCount', label: 'File count', unit: 'files' },
-  { name: 'stdoutBytes', label: 'Output kept per run', unit: 'bytes' },
-  { name: 'memoryBytes', label: 'Memory per process', unit: 'bytes' },
+  { name: 'timeoutMs', label: 'Run time limit', kind: 'duration', hint: 'e.g. 30 s, 2 min' },
+  { name: 'fsBytes', label: 'Disk space', kind: 'bytes', hint: 'e.g. 256 MiB, 1 GiB' },
+  { name: 'fileCount', label: 'Number of files', kind: 'count', hint: 'a number, or unlimited' },
+  { name: 'stdoutBytes', label: 'Output kept per command', kind: 'bytes', hint: 'e.g. 1 MiB' },
+  { name: 'memoryBytes', label: 'Memory per process', kind: 'bytes', hint: 'e.g. 1 GiB' },
 ] as const;
+
+export type LimitKind = (typeof EDITABLE_LIMITS)[number]['kind'];
+
+/** A limit's value in the words the settings show ("256 MiB", "30 s", "unlimited"). */
+export function formatLimit(kind: LimitKind, value: number): string {
+  if (!Number.isFinite(value)) return 'unlimited';
+  if (kind === 'bytes') return formatBytes(value);
+  if (kind === 'duration') return formatDuration(value);
+  return value.toLocaleString('en').replace(/,/g, '');
+}
+
+/** Reads what a person typed for a limit; undefined when it is not a positive value. */
+export function parseLimit(kind: LimitKind, text: string): number | undefined {
+  const value = kind === 'bytes' ? parseBytes(text) : kind === 'duration' ? parseDuration(text) : text.trim().toLowerCase() === 'unlimited' ? Infinity : /^\d+$/.test(text.trim()) ? Number(text.trim()) : undefined;
+  return value !== undefined && value > 0 ? value : undefined;
+}
+
+/** How the page names a limit of the host API in messages ("the disk limit of 256 MiB"). */
+export function describeLimit(name: string, value: number): string {
+  const known = EDITABLE_LIMITS.find((l) => l.name === name);
+  const words: Record<string, string> = { timeoutMs: 'run time limit', fsBytes: 'disk limit', fileCount: 'file-count limit', stdoutBytes: 'output limit', stderrBytes: 'error-output limit', memoryBytes: 'memory limit', commandBytes: 'command length limit' };
+  const shown = known !== undefined ? formatLimit(known.kind, value) : /Bytes$/.test(name) ? formatBytes(value) : /Ms$/.test(name) ? formatDuration(value) : String(value);
+  return `${words[name] ?? `${name} limit`} of ${shown}`;
+}
 
 /** Accepts only well-formed stored settings; anything else falls back to the defaults. */
 export function parseSettings(value: unknown): PlaygroundSettings {
@@ -44,20 +69,12 @@ export function sandboxOptions(settings: PlaygroundSettings): BrowserSandboxOpti
   return options;
 }
 
-export function formatBytes(bytes: number): string {
-  if (!Number.isFinite(bytes)) return 'unlimited';
-  if (bytes >= 1024 * 1024 * 1024) return `${+(bytes / 1024 ** 3).toFixed(1)} GiB`;
-  if (bytes >= 1024 * 1024) return `${+(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} B`;
-}
-
 /** What the sandbox may do, in the words shown in the status bar and the settings panel. */
 export function describeSettings(settings: PlaygroundSettings): { network: string; tools: string; limits: string } {
   const limits = { ...DEFAULT_LIMITS, ...settings.limits };
   return {
     network: settings.networkAllow.length === 0 ? 'no network' : `network: ${settings.networkAllow.join(', ')}`,
     tools: settings.tools === null ? 'all tools' : `${settings.tools.length} tools allowed`,
-    limits: `timeout ${limits.timeoutMs / 1000} s · disk ${formatBytes(limits.fsBytes)} · files ${Number.isFinite(limits.fileCount) ? limits.fileCount : 'unlimited'}`,
+    limits: `timeout ${formatDuration(limits.timeoutMs)} · disk ${formatBytes(limits.fsBytes)} · files ${Number.isFinite(limits.fileCount) ? limits.fileCount : 'unlimited'}`,
   };
 }

@@ -120,3 +120,39 @@ describe('completion', () => {
     expect(escapeWord('a b$c')).toBe('a\\ b\\$c');
   });
 });
+
+describe('reverse search (Ctrl-R)', () => {
+  const editorWith = (...entries: string[]): LineEditor => {
+    const editor = new LineEditor(80, new History(entries));
+    editor.begin('$ ');
+    return editor;
+  };
+
+  it('finds the newest match as the query grows, an older one with Ctrl-R, and submits it', () => {
+    const editor = editorWith('echo needle-1', 'ls', 'echo needle-2', 'pwd');
+    expect(editor.feed('\x12').output).toContain("(reverse-i-search)`': ");
+    expect(editor.feed('need').output).toContain("(reverse-i-search)`need': echo needle-2");
+    expect(editor.feed('\x12').output).toContain('echo needle-1');
+    const done = editor.feed('\r');
+    expect(done.action).toEqual({ kind: 'submit', line: 'echo needle-1' });
+    expect(editor.searching).toBe(false);
+  });
+
+  it('says when nothing matches, and Ctrl-G gives the original line back', () => {
+    const editor = editorWith('ls -l');
+    editor.feed('draft');
+    expect(editor.feed('\x12zzz').output).toContain('(failed reverse-i-search)`zzz');
+    editor.feed('\x07');
+    expect(editor.buffer).toBe('draft');
+    expect(editor.searching).toBe(false);
+  });
+
+  it('an arrow or Esc keeps the match for editing', () => {
+    const editor = editorWith('git status', 'make test');
+    editor.feed('\x12stat\x1b[D');
+    expect(editor.buffer).toBe('git status');
+    expect(editor.searching).toBe(false);
+    editor.feed('\x05!');
+    expect(editor.buffer).toBe('git status!');
+  });
+});

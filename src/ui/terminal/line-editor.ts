@@ -3,7 +3,9 @@
 // Ctrl-D, Tab). It knows the terminal width so that redraws stay right when the line wraps.
 //
 // Keys: printable text, ←/→, Home/End (also Ctrl-A/Ctrl-E), Backspace, Delete, Ctrl-U
-// (kill to start), Ctrl-K (kill to end), Ctrl-W (kill word), ↑/↓ (history), Ctrl-L.
+// (kill to start), Ctrl-K (kill to end), Ctrl-W (kill word), ↑/↓ (history), Ctrl-L, and
+// Ctrl-R (reverse search of the history, as readline: type to search, Ctrl-R for an older
+// match, Enter runs it, Esc or an arrow takes it for editing, Ctrl-G gives up).
 
 import { History } from './history.js';
 
@@ -52,11 +54,21 @@ export function splitKeys(data: string): string[] {
   return keys;
 }
 
+interface Search {
+  query: string;
+  /** History index of the match shown, or entries.length for none yet. */
+  index: number;
+  failed: boolean;
+  prompt: string;
+  original: { buffer: string; cursor: number };
+}
+
 export class LineEditor {
   buffer = '';
   cursor = 0;
   private prompt = '';
   private promptWidth = 0;
+  private search: Search | undefined;
 
   constructor(
     private cols: number,
@@ -69,6 +81,7 @@ export class LineEditor {
 
   /** Starts a new line with `prompt`; returns what to write. */
   begin(prompt: string): string {
+    this.search = undefined;
     this.prompt = prompt;
     this.promptWidth = visibleWidth(prompt);
     this.buffer = '';
@@ -84,13 +97,26 @@ export class LineEditor {
     return this.redraw(oldPosition);
   }
 
+  /** Whether a reverse search (Ctrl-R) is in progress. */
+  get searching(): boolean {
+    return this.search !== undefined;
+  }
+
   feed(data: string): FeedResult {
     let output = '';
     const keys = splitKeys(data);
     for (let k = 0; k < keys.length; k += 1) {
       const key = keys[k] as string;
       const rest = (): string => keys.slice(k + 1).join('');
+      if (this.search !== undefined) {
+        const handled = this.searchKey(key);
+        output += handled.output;
+        if (handled.consumed) continue;
+      }
       switch (key) {
+        case '\x12':
+          output += this.startSearch();
+          break;
         case '\r':
         case '\n': {
           const line = this.buffer;
@@ -164,6 +190,74 @@ export class LineEditor {
       }
     }
     return { output, rest: '' };
+  }
+
+  private startSearch(): string {
+    const history = this.history.all;
+    this.search = { query: '', index: history.length, failed: false, prompt: this.prompt, original: { buffer: this.buffer, cursor: this.cursor } };
+    return this.showSearch();
+  }
+
+  /** Finds `query` in entries older than or at `from`, newest first. */
+  private findOlder(query: string, from: number): number | undefined {
+    const history = this.history.all;
+    for (let i = Math.min(from, history.length - 1); i >= 0; i -= 1) if ((history[i] as string).includes(query)) return i;
+    return undefined;
+  }
+
+  private showSearch(): string {
+    const search = this.search as Search;
+    const match = search.index < this.history.all.length ? (this.history.all[search.index] as string) : search.original.buffer;
+    const oldPosition = this.position(this.cursor);
+    this.prompt = `(${search.failed ? 'failed ' : ''}reverse-i-search)\`${search.query}': `;
+    this.promptWidth = visibleWidth(this.prompt);
+    this.buffer = match;
+    const at = search.query === '' ? -1 : match.indexOf(search.query);
+    this.cursor = at < 0 ? match.length : at;
+    return this.redraw(oldPosition);
+  }
+
+  /** Ends the search, keeping the match (or the original line) with the normal prompt. */
+  private endSearch(keep: boolean): string {
+    const search = this.search as Search;
+    this.search = undefined;
+    const oldPosition = this.position(this.cursor);
+    this.prompt = search.prompt;
+    this.promptWidth = visibleWidth(this.prompt);
+    if (!keep) {
+      this.buffer = search.original.buffer;
+      this.cursor = search.original.cursor;
+    }
+    return this.redraw(oldPosition);
+  }
+
+  /** A key during the search: consumed, or (after ending it) left for normal handling. */
+  private searchKey(key: string): { output: string; consumed: boolean } {
+    const search = this.search as Search;
+    if (key === '\x12') {
+      const older = search.query === '' ? undefined : this.findOlder(search.query, search.index - 1);
+      if (older !== undefined) search.index = older;
+      search.failed = search.query !== '' && older === undefined;
+      return { output: this.showSearch(), consumed: true };
+    }
+    if (key === '\x7f' || key === '\b') {
+      search.query = [...search.query].slice(0, -1).join('');
+      const found = search.query === '' ? undefined : this.findOlder(search.query, this.history.all.length - 1);
+      search.index = found ?? this.history.all.length;
+      search.failed = false;
+      return { output: this.showSearch(), consumed: true };
+    }
+    if (key === '\x07') return { output: this.endSearch(false), consumed: true };
+    if (key === '\x1b') return { output: this.endSearch(true), consumed: true };
+    if (key.length > 0 && key >= ' ' && !key.startsWith('\x1b')) {
+      search.query += key;
+      const found = this.findOlder(search.query, search.index);
+      if (found !== undefined) search.index = found;
+      search.failed = found === undefined;
+      return { output: this.showSearch(), consumed: true };
+    }
+    // Enter, arrows, Ctrl-C and other keys: the match becomes the line, then the key acts.
+    return { output: this.endSearch(key !== '\x03'), consumed: false };
   }
 
   private insert(text: string): string {

@@ -29,9 +29,9 @@ class FakeTerminal {
   }
 }
 
-function result(exitCode: number, stdout = '', errorClass: RunResult['errorClass'] = null): RunResult {
+function result(exitCode: number, stdout = '', errorClass: RunResult['errorClass'] = null, cwd = '/home/user'): RunResult {
   const bytes = new TextEncoder().encode(stdout);
-  return { exitCode, stdout, stderr: '', stdoutBytes: bytes, stderrBytes: new Uint8Array(0), truncated: false, durationMs: 1, errorClass };
+  return { exitCode, stdout, stderr: '', stdoutBytes: bytes, stderrBytes: new Uint8Array(0), truncated: false, durationMs: 1, errorClass, cwd };
 }
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -59,7 +59,7 @@ function setup(runImpl: (command: string, options: RunOptions) => Promise<RunRes
 
 describe('TerminalSession', () => {
   it('shows the directory a restored shell is in', async () => {
-    const { terminal, session } = setup(async () => result(0, '/home/user/project'));
+    const { terminal, session } = setup(async () => result(0, '', null, '/home/user/project'));
     session.start();
     await tick();
     await tick();
@@ -96,6 +96,8 @@ describe('TerminalSession', () => {
     terminal.type('cat\r');
     await tick();
     expect(session.busy).toBe(true);
+    // cat waits to read: the kernel's stdin-wanted event.
+    calls.find((c) => c.command === 'cat')?.options.onStdinWanted?.();
     terminal.type('abc\x7fd\r');
     expect(stdin).toEqual(['abd\n']);
     terminal.type('\x04');
@@ -109,18 +111,120 @@ describe('TerminalSession', () => {
     finish(result(0));
   });
 
-  it('asks the shell for its directory after cd, keeping the exit status', async () => {
-    const { terminal, session, calls } = setup(async (command) => (command.startsWith('printf') ? result(0, '/home/user/src') : result(0)));
+  it('queues lines typed or pasted while a command runs: a reading program gets them, the rest run next', async () => {
+    const finishers: Array<() => void> = [];
+    const { terminal, session, calls, stdin } = setup((command, options) => {
+      if (command === ':') return Promise.resolve(result(0));
+      return new Promise((resolve) => {
+        finishers.push(() => resolve(result(0)));
+        if (command === 'head -1') queueMicrotask(() => options.onStdinWanted?.());
+      });
+    });
+    session.start();
+    await tick();
+    // A paste: the first line runs, the others wait (sleep reads nothing).
+    terminal.type('sleep 2\recho one\recho two\rech');
+    await tick();
+    expect(calls.map((c) => c.command).filter((c) => c !== ':')).toEqual(['sleep 2']);
+    expect(stdin).toEqual([]);
+    terminal.type('o three\r');
+    finishers.shift()?.();
+    await tick();
+    await tick();
+    expect(calls.map((c) => c.command).filter((c) => c !== ':')).toEqual(['sleep 2', 'echo one']);
+    finishers.shift()?.();
+    await tick();
+    await tick();
+    finishers.shift()?.();
+    await tick();
+    await tick();
+    expect(calls.map((c) => c.command).filter((c) => c !== ':')).toEqual(['sleep 2', 'echo one', 'echo two', 'echo three']);
+    finishers.shift()?.();
+    await tick();
+    // A program that reads takes the next queued line; the one after runs as a command.
+    terminal.type('head -1\rfirst\recho after\r');
+    await tick();
+    await tick();
+    expect(stdin).toEqual(['first\n']);
+    expect(terminal.written).toContain('first\r\n');
+    finishers.shift()?.();
+    await tick();
+    await tick();
+    expect(calls.map((c) => c.command).pop()).toBe('echo after');
+  });
+
+  it('passes TERM, COLUMNS and LINES with each run; `exit` starts a fresh shell; `edit` opens a file', async () => {
+    const { terminal, session, calls } = setup(async () => result(0));
+    const restarted: number[] = [];
+    const opened: string[] = [];
+    (session as unknown as { host: ShellHost }).host.restartShell = async () => void restarted.push(1);
+    (session as unknown as { host: ShellHost }).host.openFile = async (path) => void opened.push(path);
+    (terminal as unknown as { rows: number }).rows = 30;
+    session.start();
+    terminal.type('true\r');
+    await tick();
+    expect(calls.find((c) => c.command === 'true')?.options.env).toEqual({ TERM: 'xterm-256color', COLUMNS: '80', LINES: '30' });
+    terminal.type('exit 3\r');
+    await tick();
+    await tick();
+    expect(restarted).toEqual([1]);
+    expect(terminal.written).toContain('the shell exited with status 0; a fresh shell starts');
+    terminal.type('edit notes/todo.md\r');
+    await tick();
+    expect(opened).toEqual(['/home/user/notes/todo.md']);
+    expect(calls.some((c) => c.command.startsWith('edit'))).toBe(false);
+  });
+
+  it('sends every key as typed to a program in raw mode (a pager), and is cooked again after it', async () => {
+    let finish: (r: RunResult) => void = () => undefined;
+    const interrupts: number[] = [];
+    const { terminal, session, calls, stdin } = setup((command) => (command === 'less f' || command === 'cat' ? new Promise((resolve) => (finish = resolve)) : Promise.resolve(result(0))));
+    (session as unknown as { host: ShellHost }).host.interrupt = async () => void interrupts.push(1);
+    (terminal as unknown as { rows: number }).rows = 30;
+    session.start();
+    terminal.type('less f\r');
+    await tick();
+    const less = calls.find((c) => c.command === 'less f')?.options;
+    expect(less?.terminalSize).toEqual({ cols: 80, rows: 30 });
+    less?.onTerminalMode?.({ canonical: false, echo: false, signals: false });
+    terminal.clear();
+    terminal.type(' ');
+    terminal.type('/x\r');
+    terminal.type('\x1b[B');
+    terminal.type('\x03');
+    // Keys as typed, nothing echoed, Ctrl-C a key like the others.
+    expect(stdin).toEqual([' ', '/x\r', '\x1b[B', '\x03']);
+    expect(terminal.written).toBe('');
+    expect(interrupts).toEqual([]);
+    // Signals on: Ctrl-C is SIGINT, not a key.
+    less?.onTerminalMode?.({ canonical: false, echo: false, signals: true });
+    terminal.type('q\x03');
+    expect(stdin.slice(4)).toEqual(['q']);
+    expect(interrupts).toEqual([1]);
+    finish(result(0));
+    await tick();
+    await tick();
+    // The next program reads lines again.
+    terminal.type('cat\r');
+    await tick();
+    calls.find((c) => c.command === 'cat')?.options.onStdinWanted?.();
+    terminal.type('ab\r');
+    expect(stdin.slice(5)).toEqual(['ab\n']);
+  });
+
+  it('shows the directory each run reports, without asking the shell again', async () => {
+    const { terminal, session, calls } = setup(async (command) => (command === 'cd src' ? result(0, '', null, '/home/user/src') : command === 'cd /' ? result(0, '', null, '/') : result(0)));
     session.start();
     terminal.type('cd src\r');
     await tick();
     await tick();
+    expect(calls.map((c) => c.command)).toEqual([':', 'cd src']);
+    expect(terminal.written).toMatch(/~\/src\x1b\[0m\$ $/);
+    terminal.type('cd /\r');
     await tick();
-    expect(calls.map((c) => c.command)).toEqual(['printf %s "$PWD"', 'cd src', 'printf %s "$PWD"; (exit 0)']);
-    expect(terminal.written).toContain('~/src');
-    terminal.type('ls\r');
     await tick();
-    expect(calls.map((c) => c.command)).toEqual(['printf %s "$PWD"', 'cd src', 'printf %s "$PWD"; (exit 0)', 'ls']);
+    expect(calls.map((c) => c.command)).toEqual([':', 'cd src', 'cd /']);
+    expect(terminal.written).toMatch(/:\x1b\[1;34m\/\x1b\[0m\$ $/);
   });
 
   it('hands over the half-typed line (the pane gives it to the next session)', async () => {

@@ -1,13 +1,25 @@
 // The interactive shell in an xterm.js terminal: the line editor at the prompt, each line
-// run through the sandbox with `terminal: true` (programs see a tty) and `interactive: true`
-// (what is typed while it runs goes to its stdin), output streamed as it comes, Ctrl-C
-// aborting the run, Tab completing commands and paths, and history persisted.
+// run through the sandbox with `terminal: true` (programs see a tty, TERM, COLUMNS and
+// LINES) and `interactive: true`, output streamed as it comes, Ctrl-C aborting the run, Tab
+// completing commands and paths, Ctrl-R searching the history, and history persisted.
+//
+// Lines typed or pasted while a command runs are held here, as a terminal's input queue:
+// a line goes to the program only when it waits to read its stdin (the kernel says so);
+// lines no program reads become the next commands, as bash's type-ahead. While a program
+// reads, its input has the same line editing (←/→, ↑/↓ through what was typed to programs).
+//
+// A full-screen program (less, more, top) turns the line discipline off (the kernel's
+// terminal-mode event): every key then goes to it as typed, echoed only if it asks, Ctrl-C
+// too unless it keeps signals on; the next run starts cooked again.
+//
+// Two words are the terminal's own: `exit` (or `logout`) ends the session shell and starts
+// a fresh one (files are kept), and `edit FILE` / `code FILE` opens FILE in the editor.
 
 import type { Terminal } from '@xterm/xterm';
-import type { RunOptions, RunResult } from '../../host/browser/index.js';
+import type { RunOptions, RunResult, TerminalMode } from '../../host/browser/index.js';
 import { complete, type CompletionEntry } from './completion.js';
 import { History } from './history.js';
-import { LineEditor, splitKeys } from './line-editor.js';
+import { LineEditor } from './line-editor.js';
 
 /** What the terminal needs from the sandbox (the playground controller or the embed). */
 export interface ShellHost {
@@ -16,6 +28,14 @@ export interface ShellHost {
   readDir(path: string): Promise<CompletionEntry[]>;
   commands(): readonly string[];
   saveHistory?(entries: readonly string[]): void;
+  /** The terminal's new size, for programs that ask (a pager, top). */
+  resizeTerminal?(size: { cols: number; rows: number }): Promise<void>;
+  /** Ctrl-C without the kill that aborting leads to (a program that handles SIGINT goes on). */
+  interrupt?(): Promise<void>;
+  /** Replaces the session shell by a fresh one, files kept (`exit`). */
+  restartShell?(): Promise<void>;
+  /** Opens a file in the editor, creating it when missing (`edit FILE`, `code FILE`). */
+  openFile?(path: string): Promise<void>;
   /** Observers of every run (the embed forwards them to its parent page). */
   onOutput?(stream: 'stdout' | 'stderr', text: string): void;
   onExit?(line: string, result: RunResult | undefined): void;
@@ -24,21 +44,36 @@ export interface ShellHost {
 export const SHELL_BUILTINS = 'alias bg bind break builtin caller cd command compgen complete continue declare dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend test times trap true type typeset ulimit umask unalias unset wait'.split(' ');
 
 const HOME = '/home/user';
-/** Lines that may change the working directory: the prompt asks the shell for $PWD after them. */
-const CHANGES_DIRECTORY = /(^|[\s;&|(])(cd|pushd|popd|source|\.|eval)(\s|$)/;
+/** `exit` or `logout` typed at the prompt: the session shell ends. */
+const EXIT_LINE = /^\s*(exit|logout)(\s+-?\d+)?\s*;?\s*$/;
+/** `edit FILE` / `code FILE`: FILE opens in the editor. */
+const EDIT_LINE = /^\s*(edit|code)(\s+(.*?))?\s*$/;
+/** Columns Tab inserts in a program's input (Python blocks are indented by 4). */
+const INPUT_TAB = '    ';
 
 export class TerminalSession {
   private readonly editor: LineEditor;
   private cwd = HOME;
   private running: AbortController | undefined;
-  /** The line typed while a program runs (the terminal's cooked mode). */
-  private pendingInput = '';
+  /** The line editor of a running program's input (its own history). */
+  private readonly input: LineEditor;
+  private inputActive = false;
+  /** Complete lines typed or pasted ahead, not yet read by any program. */
+  private queued: string[] = [];
+  /** A program waits to read and nothing was there for it. */
+  private wanting = false;
+  /** Ctrl-C was sent and the program has not written or read since: the next one aborts. */
+  private interruptPending = false;
+  /** Text output since the last newline: the prompt a program showed before reading. */
+  private outputLine = '';
   private lastByte = 10;
   private disposed = false;
   private readonly subscriptions: Array<{ dispose(): void }> = [];
   /** Input typed before the prompt was ready, replayed into the editor. */
   private typedAhead = '';
   private ready = false;
+  /** The mode a running program set when it is not cooked (keys then go to it as typed). */
+  private rawMode: TerminalMode | undefined;
 
   constructor(
     private readonly terminal: Terminal,
@@ -47,8 +82,15 @@ export class TerminalSession {
     private readonly hostname = 'sandbox',
   ) {
     this.editor = new LineEditor(terminal.cols, new History(history));
+    this.input = new LineEditor(terminal.cols, new History());
     this.subscriptions.push(terminal.onData((data) => this.onData(data)));
-    this.subscriptions.push(terminal.onResize(({ cols }) => this.editor.resize(cols)));
+    this.subscriptions.push(
+      terminal.onResize(({ cols, rows }) => {
+        this.editor.resize(cols);
+        this.input.resize(cols);
+        void this.host.resizeTerminal?.({ cols, rows });
+      }),
+    );
   }
 
   get busy(): boolean {
@@ -76,13 +118,14 @@ export class TerminalSession {
 
   /**
    * A restored or reloaded shell may be in another directory than the home the first prompt
-   * shows: ask it, and redraw the prompt if it differs (unless a command started meanwhile).
+   * shows: a no-op run reports it, and the prompt is redrawn if it differs (unless a command
+   * started meanwhile).
    */
   private async syncCwd(): Promise<void> {
     try {
-      const probe = await this.host.run('printf %s "$PWD"', {});
-      if (!probe.stdout.startsWith('/') || probe.stdout === this.cwd || this.disposed || this.running !== undefined) return;
-      this.cwd = probe.stdout;
+      const probe = await this.host.run(':', {});
+      if (probe.cwd === this.cwd || this.disposed || this.running !== undefined) return;
+      this.cwd = probe.cwd;
       this.redrawLine();
     } catch {
       // The prompt keeps showing the home directory.
@@ -96,6 +139,11 @@ export class TerminalSession {
 
   private prompt(): void {
     this.terminal.write(this.editor.begin(this.promptText()));
+  }
+
+  /** The Stop button: as Ctrl-C in the terminal (a second one stops the program for good). */
+  stop(): void {
+    if (this.running !== undefined) this.onRunningInput('\x03');
   }
 
   /** Runs `command` as if typed at the prompt (the Run button); false while another runs. */
@@ -172,35 +220,131 @@ export class TerminalSession {
     return expanded === '.' ? this.cwd : `${this.cwd}/${expanded}`;
   }
 
-  /** While a program runs: a minimal cooked mode (echo, erase, line-at-a-time stdin). */
+  /** While a program runs: keys edit its input line; Enter hands the line on (deliver). */
   private onRunningInput(data: string): void {
-    for (const key of splitKeys(data)) {
-      if (key === '\x03') {
-        this.terminal.write('^C');
-        // Not a newline: the prompt after the run starts on a line of its own.
-        this.lastByte = 0x43;
-        this.running?.abort();
-        return;
-      } else if (key === '\x04') {
-        const line = this.pendingInput;
-        this.pendingInput = '';
-        void this.host.writeStdin(line === '' ? null : line);
-      } else if (key === '\r' || key === '\n') {
-        const line = `${this.pendingInput}\n`;
-        this.pendingInput = '';
-        this.terminal.write('\r\n');
-        this.lastByte = 10;
-        void this.host.writeStdin(line);
-      } else if (key === '\x7f' || key === '\b') {
-        if (this.pendingInput.length > 0) {
-          this.pendingInput = [...this.pendingInput].slice(0, -1).join('');
-          this.terminal.write('\b \b');
-        }
-      } else if (key >= ' ' && !key.startsWith('\x1b')) {
-        this.pendingInput += key;
-        this.terminal.write(key);
+    if (this.rawMode !== undefined) {
+      this.sendRaw(data, this.rawMode);
+      return;
+    }
+    let remaining = data;
+    while (remaining !== '' && this.running !== undefined) {
+      if (!this.inputActive) {
+        // The program's prompt is already on screen: the editor redraws from its text.
+        this.input.begin(this.outputLine);
+        this.inputActive = true;
+      }
+      const { output, action, rest } = this.input.feed(remaining);
+      // ^C is echoed without a newline: the program (Python's KeyboardInterrupt) or the
+      // next prompt starts the line.
+      if (output) this.terminal.write(action?.kind === 'interrupt' ? output.replace(/\r\n$/, '') : output);
+      remaining = rest;
+      if (action === undefined) return;
+      switch (action.kind) {
+        case 'submit':
+          this.inputActive = false;
+          this.outputLine = '';
+          this.lastByte = 10;
+          this.deliver(`${action.line}\n`);
+          break;
+        case 'interrupt':
+          this.interrupt();
+          return;
+        case 'eof':
+          this.inputActive = false;
+          this.lastByte = 10;
+          this.wanting = false;
+          void this.host.writeStdin(null);
+          break;
+        case 'complete':
+          this.terminal.write(this.input.feed(INPUT_TAB).output);
+          break;
+        case 'clear-screen':
+          break;
       }
     }
+  }
+
+  /**
+   * Ctrl-C, as a terminal's interrupt: what was typed ahead is dropped. The first one is
+   * SIGINT (a program may handle it and go on); another one before the program writes or
+   * reads again aborts the run (killed if it does not end).
+   */
+  private interrupt(): void {
+    this.inputActive = false;
+    this.queued = [];
+    this.lastByte = 0x43;
+    this.outputLine = '';
+    if (this.host.interrupt !== undefined && !this.interruptPending) {
+      this.interruptPending = true;
+      void this.host.interrupt();
+    } else this.running?.abort();
+  }
+
+  /** Keys for a program that turned canonical mode off: as typed, Ctrl-C a signal if it wants. */
+  private sendRaw(data: string, mode: TerminalMode): void {
+    const signal = mode.signals ? data.indexOf('\x03') : -1;
+    const keys = signal < 0 ? data : data.slice(0, signal);
+    if (keys !== '') {
+      if (mode.echo) this.terminal.write(keys);
+      void this.host.writeStdin(keys);
+    }
+    if (signal >= 0) this.interrupt();
+  }
+
+  /** A running program changed the terminal's mode. */
+  private setMode(mode: TerminalMode): void {
+    this.rawMode = mode.canonical ? undefined : mode;
+    if (this.rawMode === undefined) return;
+    // Its keys go straight to it: nothing is being edited or waits in the queue for it.
+    this.inputActive = false;
+    this.wanting = false;
+  }
+
+  /** A line typed while a program runs: to the program if it waits, else queued. */
+  private deliver(line: string): void {
+    if (this.wanting) {
+      this.wanting = false;
+      void this.host.writeStdin(line);
+    } else this.queued.push(line);
+  }
+
+  /** The running program waits to read: give it the oldest queued line, shown as typed. */
+  private onStdinWanted(): void {
+    this.interruptPending = false;
+    // A program in raw mode gets its keys as they are typed, not lines from the queue.
+    if (this.rawMode !== undefined) return;
+    const line = this.queued.shift();
+    if (line === undefined) {
+      this.wanting = true;
+      return;
+    }
+    this.terminal.write(line.replace(/\n$/, '\r\n'));
+    this.input.history.add(line.replace(/\n$/, ''));
+    this.outputLine = '';
+    this.lastByte = 10;
+    void this.host.writeStdin(line);
+  }
+
+  /** Text pasted after a command line: its complete lines queue quietly, the rest is being typed. */
+  private queueAhead(text: string): void {
+    const parts = text.replace(/\r\n?/g, '\n').split('\n');
+    const partial = parts.pop() ?? '';
+    for (const line of parts) this.queued.push(`${line}\n`);
+    if (partial !== '') this.onRunningInput(partial);
+  }
+
+  /** What was typed ahead and not read: replayed at the next prompt, as commands. */
+  private takeTypedAhead(): string {
+    const typed = this.queued.map((line) => line.replace(/\n$/, '\r')).join('') + (this.inputActive ? this.input.buffer : '');
+    this.queued = [];
+    this.inputActive = false;
+    this.wanting = false;
+    return typed;
+  }
+
+  /** The size the terminal has now, for the run's environment. */
+  private terminalEnv(): Record<string, string> {
+    return { TERM: 'xterm-256color', COLUMNS: String(this.terminal.cols), LINES: String(this.terminal.rows) };
   }
 
   private async execute(line: string, typedAhead: string): Promise<void> {
@@ -210,40 +354,89 @@ export class TerminalSession {
       if (typedAhead) this.onData(typedAhead);
       return;
     }
+    const edit = EDIT_LINE.exec(line);
+    if (edit !== null && this.host.openFile !== undefined) {
+      await this.openInEditor(edit[3] ?? '');
+      this.prompt();
+      if (typedAhead) this.onData(typedAhead);
+      return;
+    }
     const controller = new AbortController();
     this.running = controller;
     this.lastByte = 10;
+    this.outputLine = '';
+    this.queued = [];
+    this.wanting = false;
+    this.inputActive = false;
+    this.interruptPending = false;
     const writer = (stream: 'stdout' | 'stderr') => (text: string, bytes: Uint8Array): void => {
       if (bytes.length === 0) return;
+      this.interruptPending = false;
       this.lastByte = bytes[bytes.length - 1] as number;
+      const newline = text.lastIndexOf('\n');
+      this.outputLine = (newline < 0 ? this.outputLine + text : text.slice(newline + 1)).slice(-200);
       this.terminal.write(bytes);
       this.host.onOutput?.(stream, text);
     };
-    if (typedAhead) queueMicrotask(() => this.onRunningInput(typedAhead));
+    if (typedAhead) this.queueAhead(typedAhead);
     let result: RunResult | undefined;
     try {
-      result = await this.host.run(line, { onStdout: writer('stdout'), onStderr: writer('stderr'), signal: controller.signal, terminal: true, interactive: true, cwd: undefined });
+      result = await this.host.run(line, {
+        onStdout: writer('stdout'),
+        onStderr: writer('stderr'),
+        onStdinWanted: () => this.onStdinWanted(),
+        onTerminalMode: (mode) => this.setMode(mode),
+        signal: controller.signal,
+        terminal: true,
+        terminalSize: { cols: this.terminal.cols, rows: this.terminal.rows },
+        interactive: true,
+        env: this.terminalEnv(),
+        cwd: undefined,
+      });
     } catch (error) {
       this.terminal.write(`\r\n\x1b[31mairlock: ${error instanceof Error ? error.message : String(error)}\x1b[0m\r\n`);
       this.lastByte = 10;
     } finally {
       this.running = undefined;
-      this.pendingInput = '';
+      this.rawMode = undefined;
     }
+    const ahead = this.takeTypedAhead();
     if (this.disposed) return;
     if (this.lastByte !== 10) this.terminal.write('\r\n');
-    if (result !== undefined && CHANGES_DIRECTORY.test(line) && result.errorClass === null) await this.refreshCwd(result.exitCode);
+    // Every run reports the shell's directory after it: the prompt follows cd, pushd, ...
+    if (result !== undefined) this.cwd = result.cwd;
+    if (result !== undefined && EXIT_LINE.test(line) && result.errorClass === null && this.host.restartShell !== undefined) {
+      await this.restartShell(result.exitCode);
+      // The fresh shell comes with a fresh sandbox connection, and so a new session.
+      if (this.disposed) return;
+    }
     this.prompt();
     this.host.onExit?.(line, result);
+    if (ahead) this.onData(ahead);
   }
 
-  /** Asks the shell for $PWD, then restores the exit status the user's line left in $?. */
-  private async refreshCwd(exitCode: number): Promise<void> {
+  /** `exit`: a fresh session shell (variables, functions, directory reset; files kept). */
+  private async restartShell(status: number): Promise<void> {
+    this.terminal.write(`\x1b[2m[the shell exited with status ${status}; a fresh shell starts: variables, functions and the directory are reset, files are kept]\x1b[0m\r\n`);
     try {
-      const probe = await this.host.run(`printf %s "$PWD"; (exit ${exitCode})`, {});
-      if (probe.stdout.startsWith('/')) this.cwd = probe.stdout;
-    } catch {
-      // The prompt keeps the previous directory.
+      await this.host.restartShell?.();
+      this.cwd = HOME;
+    } catch (error) {
+      this.terminal.write(`\x1b[31mairlock: a fresh shell could not start: ${error instanceof Error ? error.message : String(error)}\x1b[0m\r\n`);
+    }
+  }
+
+  /** `edit FILE` / `code FILE`: opens FILE (relative to the directory) in the editor. */
+  private async openInEditor(argument: string): Promise<void> {
+    const word = argument.trim().replace(/^'(.*)'$/, '$1').replace(/^"(.*)"$/, '$1');
+    if (word === '') {
+      this.terminal.write('usage: edit FILE   (or: code FILE) opens FILE in the editor, creating it if needed\r\n');
+      return;
+    }
+    try {
+      await this.host.openFile?.(this.resolve(word));
+    } catch (error) {
+      this.terminal.write(`edit: ${word}: ${error instanceof Error ? error.message : String(error)}\r\n`);
     }
   }
 

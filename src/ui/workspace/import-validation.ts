@@ -2,6 +2,7 @@
 // workspace (relative, no '..', no NUL, no duplicates), modes are plain permission bits,
 // symlinks do not point outside it, and the total fits the sandbox's limits.
 
+import { formatBytes, plural } from '../format.js';
 import type { TarEntry } from './tar.js';
 
 export interface ImportLimits {
@@ -68,7 +69,7 @@ export function validateImport(entries: readonly TarEntry[], limits: ImportLimit
     // setuid/setgid/sticky mean nothing in the sandbox; only permission bits are kept.
     accepted.push({ ...entry, path, mode: entry.mode & 0o777 });
   }
-  if (bytes > limits.fsBytes) errors.push(`the archive holds ${bytes} bytes of files; the sandbox's limit fsBytes is ${limits.fsBytes}`);
-  if (accepted.length > limits.fileCount) errors.push(`the archive holds ${accepted.length} entries; the sandbox's limit fileCount is ${limits.fileCount}`);
+  if (bytes > limits.fsBytes) errors.push(`its files take ${formatBytes(bytes)}, more than the disk limit of ${formatBytes(limits.fsBytes)} (raise it in Settings)`);
+  if (accepted.length > limits.fileCount) errors.push(`it holds ${plural(accepted.length, 'entry', 'entries')}, more than the file-count limit of ${limits.fileCount.toLocaleString('en')} (raise it in Settings)`);
   return errors.length > 0 ? { ok: false, errors } : { ok: true, entries: accepted, bytes };
 }

@@ -1,6 +1,8 @@
 // A tar (POSIX ustar + pax long names) writer and reader, and gzip through the platform's
 // CompressionStream: workspaces are downloaded and exported as .tar.gz built in the page.
 
+import { readCapped } from '../../host/read-capped.js';
+
 export type TarKind = 'file' | 'dir' | 'symlink';
 
 export interface TarEntry {
@@ -121,6 +123,10 @@ function parsePax(data: Uint8Array): Record<string, string> {
 
 /** Reads an archive; entries of other kinds (devices, hard links) are a TarFormatError. */
 export function readTar(archive: Uint8Array): TarEntry[] {
+  // A short input is not an empty archive: every tar, even an empty one, is at least one
+  // 512-byte block (GNU tar writes 10 KiB). Treating it as empty once replaced a workspace
+  // with nothing.
+  if (archive.length < BLOCK) throw new TarFormatError(`${archive.length} bytes is too short for a tar archive (at least 512)`);
   const entries: TarEntry[] = [];
   let offset = 0;
   let pax: Record<string, string> = {};
@@ -163,8 +169,26 @@ export function gzip(data: Uint8Array): Promise<Uint8Array> {
   return through(data, new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
 }
 
-export function gunzip(data: Uint8Array): Promise<Uint8Array> {
-  return through(data, new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
+/**
+ * Decompresses gzip data, refusing output past `maxBytes` as it streams (a small .gz can
+ * expand to gigabytes). Throws TarFormatError for data that is not valid gzip.
+ */
+export async function gunzip(data: Uint8Array, maxBytes = Infinity): Promise<Uint8Array> {
+  const stream = new Blob([data as BlobPart]).stream().pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
+  try {
+    return await readCapped(stream, maxBytes, () => new ArchiveTooLargeError(maxBytes));
+  } catch (error) {
+    if (error instanceof ArchiveTooLargeError) throw error;
+    throw new TarFormatError(`not valid gzip data (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** A compressed archive expands past what the sandbox could hold. */
+export class ArchiveTooLargeError extends Error {
+  override readonly name = 'ArchiveTooLargeError';
+  constructor(readonly maxBytes: number) {
+    super(`it expands to more than ${maxBytes} bytes`);
+  }
 }
 
 /** Whether `data` starts with the gzip magic number. */

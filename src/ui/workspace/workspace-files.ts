@@ -2,8 +2,7 @@
 // host API; import writes validated entries back. Also the browser download helper.
 
 import type { Sandbox } from '../../host/browser/index.js';
-import { validateImport, type ImportLimits } from './import-validation.js';
-import { gunzip, gzip, isGzip, readTar, writeTar, type TarEntry } from './tar.js';
+import { gzip, writeTar, type TarEntry } from './tar.js';
 
 export const WORKSPACE_ROOT = '/home/user';
 
@@ -19,8 +18,7 @@ export async function collectEntries(sandbox: Sandbox, dir = WORKSPACE_ROOT, pre
       entries.push({ ...base, kind: 'dir' });
       entries.push(...(await collectEntries(sandbox, full, `${path}/`)));
     } else if (info.kind === 'symlink') {
-      const link = await sandbox.run(['readlink', full]);
-      entries.push({ ...base, kind: 'symlink', target: link.stdout.replace(/\n$/, '') });
+      entries.push({ ...base, kind: 'symlink', target: info.target ?? '' });
     } else if (info.kind === 'file') {
       entries.push({ ...base, kind: 'file', data: await sandbox.readFile(full) });
     }
@@ -30,14 +28,6 @@ export async function collectEntries(sandbox: Sandbox, dir = WORKSPACE_ROOT, pre
 
 export async function exportWorkspace(sandbox: Sandbox): Promise<Uint8Array> {
   return gzip(writeTar(await collectEntries(sandbox)));
-}
-
-/** Parses and validates an archive; throws with every problem found, before anything changes. */
-export async function parseWorkspaceArchive(data: Uint8Array, limits: ImportLimits): Promise<TarEntry[]> {
-  const tar = isGzip(data) ? await gunzip(data) : data;
-  const check = validateImport(readTar(tar), limits);
-  if (!check.ok) throw new Error(`the archive was not imported:\n${check.errors.join('\n')}`);
-  return check.entries;
 }
 
 /** Writes validated entries into a (fresh) sandbox under /home/user, then their times. */
@@ -90,4 +80,22 @@ export function downloadBytes(name: string, data: Uint8Array, type = 'applicatio
   anchor.click();
   anchor.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** How many files and folders /home/user holds and their size (without reading contents). */
+export async function summarizeWorkspace(sandbox: Sandbox, dir = WORKSPACE_ROOT): Promise<{ files: number; dirs: number; bytes: number }> {
+  const total = { files: 0, dirs: 0, bytes: 0 };
+  for (const item of await sandbox.readDir(dir)) {
+    const full = `${dir}/${item.name}`;
+    if (item.kind === 'dir') {
+      const inner = await summarizeWorkspace(sandbox, full);
+      total.dirs += 1 + inner.dirs;
+      total.files += inner.files;
+      total.bytes += inner.bytes;
+    } else {
+      total.files += 1;
+      if (item.kind === 'file') total.bytes += (await sandbox.stat(full, { follow: false })).size;
+    }
+  }
+  return total;
 }

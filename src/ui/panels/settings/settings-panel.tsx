@@ -1,38 +1,33 @@
 // Settings: network allowlist, tool allowlist and limits. Applying restarts the sandbox
 // from its exported state with the new options; the panel says what the sandbox may do.
 
-import { useEffect, useRef, useState } from 'react';
-import { DEFAULT_LIMITS } from '../../protocol/limits.js';
-import { describeSettings, EDITABLE_LIMITS, type PlaygroundSettings } from '../playground/settings.js';
-
-interface SettingsPanelProps {
-  settings: PlaygroundSettings;
-  installedTools: readonly string[];
-  onApply: (settings: PlaygroundSettings) => void;
-  onClose: () => void;
-}
+import { useState } from 'react';
+import { DEFAULT_LIMITS } from '../../../protocol/limits.js';
+import { describeSettings, EDITABLE_LIMITS, formatLimit, parseLimit, type PlaygroundSettings } from '../../playground/settings.js';
+import type { PanelContext } from '../panel.js';
 
 const lines = (text: string): string[] => text.split(/[\s,]+/).map((s) => s.trim()).filter((s) => s.length > 0);
 
-export function SettingsPanel({ settings, installedTools, onApply, onClose }: SettingsPanelProps) {
+export function SettingsPanel({ controller, view, close }: PanelContext) {
+  const { settings, tools: installedTools } = view;
+  const onApply = (next: PlaygroundSettings): void => {
+    close();
+    void controller.applySettings(next);
+  };
   const [network, setNetwork] = useState(settings.networkAllow.join('\n'));
   const [allTools, setAllTools] = useState(settings.tools === null);
   const [tools, setTools] = useState((settings.tools ?? installedTools).join(' '));
   const [limits, setLimits] = useState<Record<string, string>>(
-    Object.fromEntries(EDITABLE_LIMITS.map(({ name }) => [name, String(settings.limits[name] ?? DEFAULT_LIMITS[name])])),
+    Object.fromEntries(EDITABLE_LIMITS.map(({ name, kind }) => [name, formatLimit(kind, settings.limits[name] ?? DEFAULT_LIMITS[name])])),
   );
   const [error, setError] = useState('');
-  const heading = useRef<HTMLHeadingElement>(null);
-  // Keyboard users land in the panel they opened.
-  useEffect(() => heading.current?.focus(), []);
 
   const draft = (): PlaygroundSettings | undefined => {
     const next: PlaygroundSettings = { networkAllow: lines(network), tools: allTools ? null : lines(tools), limits: {} };
-    for (const { name, label } of EDITABLE_LIMITS) {
-      const text = (limits[name] ?? '').trim();
-      const value = text === 'Infinity' || text === 'unlimited' ? Infinity : Number(text);
-      if (!(value > 0)) {
-        setError(`${label} must be a positive number (or “unlimited”).`);
+    for (const { name, label, kind, hint } of EDITABLE_LIMITS) {
+      const value = parseLimit(kind, limits[name] ?? '');
+      if (value === undefined) {
+        setError(`${label}: “${limits[name] ?? ''}” is not a ${kind === 'bytes' ? 'size' : kind === 'duration' ? 'duration' : 'number'} (${hint}).`);
         return undefined;
       }
       if (value !== DEFAULT_LIMITS[name]) next.limits[name] = value;
@@ -43,8 +38,7 @@ export function SettingsPanel({ settings, installedTools, onApply, onClose }: Se
   const described = describeSettings(settings);
 
   return (
-    <aside className="panel" aria-label="Settings">
-      <h2 tabIndex={-1} ref={heading}>Settings</h2>
+    <>
       <p className="panel-note">
         Now: {described.network}; {described.tools}; {described.limits}.
       </p>
@@ -63,10 +57,10 @@ export function SettingsPanel({ settings, installedTools, onApply, onClose }: Se
       ) : null}
       <fieldset>
         <legend>Limits</legend>
-        {EDITABLE_LIMITS.map(({ name, label, unit }) => (
+        {EDITABLE_LIMITS.map(({ name, label, hint }) => (
           <label key={name} className="limit">
-            {label} ({unit})
-            <input value={limits[name] ?? ''} onChange={(e) => setLimits({ ...limits, [name]: e.target.value })} inputMode="numeric" />
+            {label} <span className="hint">({hint})</span>
+            <input value={limits[name] ?? ''} onChange={(e) => setLimits({ ...limits, [name]: e.target.value })} spellCheck={false} />
           </label>
         ))}
       </fieldset>
@@ -80,8 +74,7 @@ export function SettingsPanel({ settings, installedTools, onApply, onClose }: Se
         >
           Apply (restarts the sandbox, keeps files)
         </button>
-        <button onClick={onClose}>Close</button>
       </div>
-    </aside>
+    </>
   );
 }
