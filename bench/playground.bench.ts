@@ -1,11 +1,12 @@
 // The playground in Chromium (needs `npm run build` first): time to first prompt with a
-// cold and a warm cache, keystroke-to-echo latency in the terminal, and saving and
-// reloading a 1,000-file workspace through IndexedDB. Figures only; nothing is asserted.
+// cold and a warm cache, keystroke-to-echo latency in the terminal, a paste of 100 command
+// lines run in order, and saving and reloading a 1,000-file workspace and a workspace with
+// one 200 MB file through IndexedDB. Figures only; nothing is asserted.
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { startServer } from '../server/main.js';
+import { serverConfig, startServer } from '../server/main.js';
 import { percentile, type BenchRow } from './report.js';
 
 const GROUP = 'playground';
@@ -22,7 +23,7 @@ function median(values: number[]): number {
 
 export async function run(): Promise<BenchRow[]> {
   if (!existsSync(`${webRoot}/index.html`)) throw new Error('dist/web is missing: run `npm run build` first');
-  const server = await startServer({ port: 0, webRoot });
+  const server = await startServer(serverConfig({ server: { port: 0, web: webRoot }, log: { level: 'warn' } }));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const rows: BenchRow[] = [];
   try {
@@ -35,7 +36,7 @@ export async function run(): Promise<BenchRow[]> {
       cold.push(await firstPromptMs(page));
       await context.close();
     }
-    rows.push({ group: GROUP, name: 'time to first prompt, cold cache (median of 3)', value: median(cold), unit: 'ms', target: '≤ 1500 ms' });
+    rows.push({ group: GROUP, name: 'time to first prompt, cold cache (median of 3)', value: median(cold), unit: 'ms', target: '≤ 600 ms' });
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
@@ -49,7 +50,7 @@ export async function run(): Promise<BenchRow[]> {
       await page.reload();
       warm.push(await firstPromptMs(page));
     }
-    rows.push({ group: GROUP, name: 'time to first prompt, warm cache (median of 3)', value: median(warm), unit: 'ms', target: '≤ 400 ms' });
+    rows.push({ group: GROUP, name: 'time to first prompt, warm cache (median of 3)', value: median(warm), unit: 'ms', target: '≤ 200 ms' });
 
     // Keystroke to echo: from the keydown to the terminal's DOM showing the change.
     await page.evaluate(() => {
@@ -70,6 +71,15 @@ export async function run(): Promise<BenchRow[]> {
     rows.push({ group: GROUP, name: 'keystroke to echo, p50', value: percentile(echo, 0.5), unit: 'ms' });
     await page.keyboard.press('Control+C');
 
+    // A paste of 100 command lines: each runs in turn (type-ahead); time to the last output.
+    const lines = Array.from({ length: 100 }, (_, i) => `echo pasted-${i + 1}`).join('\n') + '\n';
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.evaluate((text) => navigator.clipboard.writeText(text), lines);
+    const pasteStart = Date.now();
+    await page.keyboard.press('Control+V');
+    await page.waitForFunction(() => document.querySelector('.xterm-rows')?.textContent?.includes('pasted-100') === true && /\$\s*$/.test(document.querySelector('.xterm-rows')?.textContent ?? ''), undefined, { timeout: 120_000, polling: 20 });
+    rows.push({ group: GROUP, name: 'paste of 100 command lines, run in order: time to the last output', value: Date.now() - pasteStart, unit: 'ms' });
+
     // A 1,000-file workspace: the save of its commit delta, then a reload from IndexedDB.
     const save = await page.evaluate(async () => {
       const controller = (window as unknown as { airlock: { controller: { sandbox: { run(c: string): Promise<{ exitCode: number }> }; flush(): Promise<void> } } }).airlock.controller;
@@ -85,6 +95,21 @@ export async function run(): Promise<BenchRow[]> {
     const load = await page.evaluate(() => (performance.getEntriesByName('airlock-workspace-load')[0] as PerformanceEntry).duration);
     rows.push({ group: GROUP, name: 'load a 1,000-file workspace from IndexedDB', value: load, unit: 'ms', target: '≤ 500 ms' });
     rows.push({ group: GROUP, name: 'reload with a 1,000-file workspace: first prompt', value: reloadPrompt, unit: 'ms' });
+
+    // One 200 MB file: stored in 4 MiB chunks, then read back at the next load.
+    const bigSave = await page.evaluate(async () => {
+      const controller = (window as unknown as { airlock: { controller: { sandbox: { run(c: string): Promise<{ exitCode: number }> }; flush(): Promise<void> } } }).airlock.controller;
+      await controller.sandbox.run('rm -rf many; yes 0123456789abcdef | head -c 209715200 > big.bin');
+      const start = performance.now();
+      await controller.flush();
+      return performance.now() - start;
+    });
+    rows.push({ group: GROUP, name: 'save a workspace with one 200 MB file to IndexedDB', value: bigSave, unit: 'ms' });
+    await page.reload();
+    const bigPrompt = await firstPromptMs(page);
+    const bigLoad = await page.evaluate(() => (performance.getEntriesByName('airlock-workspace-load')[0] as PerformanceEntry).duration);
+    rows.push({ group: GROUP, name: 'load a workspace with one 200 MB file from IndexedDB', value: bigLoad, unit: 'ms' });
+    rows.push({ group: GROUP, name: 'reload with a 200 MB file: first prompt', value: bigPrompt, unit: 'ms' });
     await context.close();
   } finally {
     await browser.close();
