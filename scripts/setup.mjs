@@ -25,8 +25,10 @@ export const BROWSER_PACKAGES = ['chromium'];
 /**
  * The OS layer of the Node sandbox child (src/host/node/os-sandbox.ts): bubblewrap gives it
  * its own network, mount, PID and IPC namespaces; util-linux's unshare is the fallback.
+ * redis-server: the gate queue's tests (server/queue/) start their own Redis on a loopback
+ * port, in the unit stage; the server and workers use it only when a queue URL is set.
  */
-export const RUNTIME_PACKAGES = ['bubblewrap', 'util-linux'];
+export const RUNTIME_PACKAGES = ['bubblewrap', 'util-linux', 'redis-server'];
 /**
  * The qemu gate backend: QEMU (microvm), and what builds its guest image
  * (server/backends/qemu/build-image.ts): mmdebstrap installs the guest's Debian packages —
