@@ -3,7 +3,7 @@
 // connection or lookup).
 
 import { expect, test } from '@playwright/test';
-import { openPlayground, terminalText, typeInTerminal } from './playground-helpers.js';
+import { openPlayground, sandboxRun, terminalText, typeInTerminal } from './playground-helpers.js';
 
 test('the network panel lists the policy and a refused request with its reason', async ({ page }) => {
   await openPlayground(page);
@@ -15,4 +15,19 @@ test('the network panel lists the policy and a refused request with its reason',
   const row = panel.locator('li[data-allowed="false"]').first();
   await expect(row).toContainText('http://blocked.example.test/');
   await expect(row).toContainText('network access is off');
+});
+
+// Nobody in the playground wrote a policy option: a refusal names where to turn the network
+// on, never the option (network.allowedHosts) it is kept in — in the panel and in curl's error.
+test('a refusal is worded without config words, in the panel and in the terminal', async ({ page }) => {
+  await openPlayground(page);
+  await typeInTerminal(page, 'curl http://blocked.example.test/ 2>&1 | tee /tmp/curl-error; echo "exit $?"\n');
+  await expect(terminalText(page)).toContainText('exit 0', { timeout: 30_000 });
+  const curlError = (await sandboxRun(page, 'cat /tmp/curl-error')).stdout;
+  expect(curlError).toContain('network access is off');
+  expect(curlError).not.toMatch(/network\.\w+|allowedHosts/);
+  await page.locator('#panel-network').click();
+  const reason = page.locator('[data-panel="network"] li[data-allowed="false"] .network-reason').first();
+  await expect(reason).toHaveText('network access is off for this sandbox; allow hosts in Settings → Network');
+  await expect(page.locator('[data-panel="network"]')).not.toContainText(/network\.\w+|allowedHosts/);
 });

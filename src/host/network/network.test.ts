@@ -9,7 +9,7 @@ describe('network policy', () => {
   const resolveTo = (...addresses: string[]) => async () => addresses;
 
   it('denies everything by default', async () => {
-    expect(await decide(undefined, 'GET', url('https://example.com/'))).toEqual({ allowed: false, rule: 'default', reason: 'network access is off (network.allowedHosts is empty)' });
+    expect(await decide(undefined, 'GET', url('https://example.com/'))).toEqual({ allowed: false, rule: 'default', reason: 'network access is off: no host is allowed' });
   });
 
   it('matches exact hosts, *. wildcards (subdomains only) and ports', async () => {

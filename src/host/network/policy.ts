@@ -168,14 +168,26 @@ function refuse(rule: string, reason: string): Decision {
  * names up) only the name is decided; the server decides again. `body` is the request body
  * where a rule needs it (GraphQL under a GitHub profile); BODY_UNKNOWN skips those rules for
  * a caller that decides the requests inside again (the proxy's CONNECT).
+ *
+ * Never rejects: whatever goes wrong while deciding (input no rule foresaw, a callback that
+ * throws) refuses the request with the reason, since every enforcement point calls this
+ * where an exception would end a request handler or, unhandled, the process.
  */
 export async function decide(policy: NetworkPolicy | undefined, method: string, url: URL, resolve?: Resolver, body?: Uint8Array | typeof BODY_UNKNOWN): Promise<Decision> {
+  try {
+    return await decideOne(policy, method, url, resolve, body);
+  } catch (error) {
+    return refuse('error', `the request to ${url.host} could not be decided: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function decideOne(policy: NetworkPolicy | undefined, method: string, url: URL, resolve: Resolver | undefined, body: Uint8Array | typeof BODY_UNKNOWN | undefined): Promise<Decision> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return refuse('scheme', `only http and https are allowed, not ${url.protocol}`);
   const compiled = compilePolicy(policy);
   const host = canonicalHost(url.hostname);
   const port = defaultPort(url);
   const shown = `${host}${url.port ? `:${url.port}` : ''}`;
-  if (compiled.mode === 'strict' && compiled.allowed.size === 0) return refuse('default', 'network access is off (network.allowedHosts is empty)');
+  if (compiled.mode === 'strict' && compiled.allowed.size === 0) return refuse('default', 'network access is off: no host is allowed');
   const blocked = compiled.blocked.find(host, port);
   if (blocked !== undefined) return refuse(blocked.source, `${host} is blocked by network.blockedHosts (${blocked.source.startsWith('group:') ? blocked.source : blocked.text})`);
 
