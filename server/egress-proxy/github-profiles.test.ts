@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxyAgent, request } from 'undici';
 import { GITHUB_PROFILES, type GithubProfile } from '../../src/host/network/github-profiles.js';
+import { decide } from '../../src/host/network/policy.js';
 import { startDnsStub, type DnsStub } from '../../tests/network/dns-stub.js';
 import { startEgressProxy } from './proxy.js';
 
@@ -100,6 +101,31 @@ describe('GitHub token profiles through the egress proxy', () => {
         expect(response.statusCode).toBe(403);
         expect(await response.body.text()).toContain(reason);
       }
+    } finally {
+      await agent.close();
+      await proxy.close();
+    }
+  });
+
+  it('refuses a path that is not valid percent-encoding, with the reason, and goes on answering', async () => {
+    // decodeURIComponent throws on `%zz`: decide() must refuse instead of rejecting (which,
+    // in the proxy's request handler, was an unhandled rejection that ended the process).
+    expect(await decide({ allowedHosts: ['api.github.com'], githubProfile: 'read' }, 'GET', new URL('https://api.github.com/%zz'))).toEqual({
+      allowed: false,
+      rule: 'githubProfile:read',
+      reason: 'the path "/%zz" is not valid percent-encoding; refused under the read GitHub profile',
+    });
+    const proxy = await startEgressProxy({ policy: { allowedHosts: [`api.github.com:${port}`], githubProfile: 'read' }, dnsServers: [dns.server] });
+    const agent = new ProxyAgent({ uri: proxy.url as string, proxyTunnel: false });
+    try {
+      const before = received.length;
+      const refused = await request(`http://api.github.com:${port}/repos/o/r/%E0%A4%A`, { dispatcher: agent });
+      expect(refused.statusCode).toBe(403);
+      expect(await refused.body.text()).toContain('is not valid percent-encoding; refused under the read GitHub profile');
+      expect(received.length).toBe(before);
+      const next = await request(`http://api.github.com:${port}/repos/o/r`, { dispatcher: agent });
+      expect(next.statusCode).toBe(200);
+      await next.body.text();
     } finally {
       await agent.close();
       await proxy.close();

@@ -59,6 +59,14 @@ describe('the egress proxy', () => {
   let testCa: string;
   let proxy: EgressProxy;
   const decisions: ProxyDecision[] = [];
+  const waiting: Array<{ match: (d: ProxyDecision) => boolean; resolve: (d: ProxyDecision) => void }> = [];
+  /** The next decision that matches (some are reported when their tunnel ends). */
+  const nextDecision = (match: (d: ProxyDecision) => boolean): Promise<ProxyDecision> => new Promise((resolve) => waiting.push({ match, resolve }));
+  const recordDecision = (d: ProxyDecision): void => {
+    decisions.push(d);
+    for (const w of waiting.splice(0)) if (w.match(d)) w.resolve(d);
+    else waiting.push(w);
+  };
 
   beforeAll(async () => {
     dns = await startDnsStub((name, type) => (type === 'A' && name.endsWith('.test') ? ['127.0.0.1'] : type === 'A' ? undefined : []));
@@ -82,14 +90,14 @@ describe('the egress proxy', () => {
     slowPort = await listen(slow);
     proxy = await startEgressProxy({
       policy: {
-        allowedHosts: [`plain.test:${plainPort}`, `upstream.test:${httpsPort}`, `tunnel.test:${tunnelPort}`, `slow.test:${slowPort}`, `big.test:${plainPort}`, '*:*'],
+        allowedHosts: [`127.0.0.1:${plainPort}`, `plain.test:${plainPort}`, `upstream.test:${httpsPort}`, `tunnel.test:${tunnelPort}`, `slow.test:${slowPort}`, `big.test:${plainPort}`, '*:*'],
         tunnel: ['tunnel.test'],
         secrets: [{ name: 'API_TOKEN', value: SECRET, hosts: ['upstream.test:*', 'tunnel.test:*'], header: 'Authorization', template: 'Bearer ${API_TOKEN}' }],
       },
       dnsServers: [dns.server],
       upstreamCa: [testCa],
       limits: { idleMs: 600, totalMs: 1500, requestBytes: 4000, responseBytes: 6000, connections: 200 },
-      onDecision: (d) => decisions.push(d),
+      onDecision: recordDecision,
     });
   });
 
@@ -201,6 +209,84 @@ describe('the egress proxy', () => {
       second.socket.destroy();
     } finally {
       await small.close();
+    }
+  });
+
+  it('reports the exact host:port entry that opened a loopback service, with the status, bytes and time', async () => {
+    const response = await request(`http://127.0.0.1:${plainPort}/opened`, { dispatcher: through() });
+    const text = await response.body.text();
+    expect(response.statusCode).toBe(200);
+    expect(decisions.at(-1)).toMatchObject({ allowed: true, host: '127.0.0.1', rule: `allowedHosts:127.0.0.1:${plainPort}`, exception: `127.0.0.1:${plainPort}`, status: 200, bytes: Buffer.byteLength(text) });
+    expect(decisions.at(-1)?.durationMs).toBeGreaterThanOrEqual(0);
+    // A tunnel is reported when it ends, with the bytes the far side sent through it.
+    const ended = nextDecision((d) => d.method === 'CONNECT' && d.host === 'tunnel.test' && d.allowed);
+    const agent = through({ trustProxy: false });
+    const tunnelled = await request(`https://tunnel.test:${tunnelPort}/counted`, { dispatcher: agent });
+    await tunnelled.body.text();
+    await agent.close();
+    const tunnel = await ended;
+    expect(tunnel).toMatchObject({ rule: 'allowedHosts:tunnel.test:' + tunnelPort });
+    expect(tunnel.bytes).toBeGreaterThan(0);
+    expect(tunnel.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('refuses a request head over headerBytes with a reason naming the limit, plain and inside a terminated tunnel', async () => {
+    const huge = 'h'.repeat(40 * 1024);
+    const plainHead = await new Promise<string>((resolve, reject) => {
+      const socket = netConnect(proxy.port as number, '127.0.0.1', () => socket.write(`GET http://plain.test:${plainPort}/ HTTP/1.1\r\nHost: plain.test:${plainPort}\r\nX-Huge: ${huge}\r\n\r\n`));
+      let text = '';
+      socket.on('data', (c: Buffer) => (text += c.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(plainHead).toMatch(/^HTTP\/1.1 431 /);
+    expect(plainHead).toContain("the request head is larger than the proxy's headerBytes (32768 bytes)");
+    const { socket } = await openTunnel(proxy.port as number, `upstream.test:${httpsPort}`);
+    const tls = tlsConnect({ socket, servername: 'upstream.test', ca: proxy.caCertificate });
+    await new Promise((resolve) => tls.on('secureConnect', resolve));
+    tls.write(`GET / HTTP/1.1\r\nHost: upstream.test:${httpsPort}\r\nX-Huge: ${huge}\r\n\r\n`);
+    const inner = await new Promise<string>((resolve) => {
+      let text = '';
+      tls.on('data', (c: Buffer) => (text += c.toString()));
+      tls.on('close', () => resolve(text));
+      tls.on('error', () => resolve(text));
+    });
+    expect(inner).toMatch(/^HTTP\/1.1 431 /);
+    expect(inner).toContain("the request head is larger than the proxy's headerBytes (32768 bytes)");
+  });
+
+  it('answers a CONNECT to a port past 65535 with 400, and an error in a request\'s handling with 502, and goes on', async () => {
+    const { socket, status } = await openTunnel(proxy.port as number, 'plain.test:99999');
+    expect(status).toBe('HTTP/1.1 400 Bad Request');
+    socket.destroy();
+    // A decision hook that throws (it runs in stream callbacks, where a throw ends the process)
+    // and a policy that fails while the request is prepared.
+    let failing = true;
+    const fragile = await startEgressProxy({
+      policy: {
+        allowedHosts: [`plain.test:${plainPort}`],
+        get secrets() {
+          if (failing) throw new Error('secrets unavailable');
+          return undefined;
+        },
+      },
+      dnsServers: [dns.server],
+      onDecision: () => {
+        throw new Error('audit hook down');
+      },
+    });
+    const agent = new ProxyAgent({ uri: fragile.url as string, proxyTunnel: false });
+    try {
+      const broken = await request(`http://plain.test:${plainPort}/a`, { dispatcher: agent });
+      expect(broken.statusCode).toBe(502);
+      expect(await broken.body.text()).toContain('could not handle the request: secrets unavailable');
+      failing = false;
+      const fine = await request(`http://plain.test:${plainPort}/b`, { dispatcher: agent });
+      expect(fine.statusCode).toBe(200);
+      expect(await fine.body.text()).toContain('"url":"/b"');
+    } finally {
+      await agent.close();
+      await fragile.close();
     }
   });
 

@@ -56,7 +56,9 @@ export interface ProxyDecision {
   allowed: boolean;
   reason: string | null;
   rule: string;
-  /** For requests carried out: the upstream status, body bytes passed on, and time taken. */
+  /** The exact `host:port` entry that opened a loopback or private service for this request. */
+  exception?: string;
+  /** For requests carried out: the upstream status, body bytes passed on, and time taken (a tunnel: bytes from the far side, no status). */
   status?: number;
   bytes?: number;
   durationMs?: number;
@@ -96,16 +98,41 @@ function urlForLog(url: URL): string {
   return copy.href;
 }
 
-/** Passes at most `limit` bytes, then fails with a message naming the cap. */
-function capped(limit: number, what: string): Transform {
+/** Answers a request the proxy refused or could not carry out; cuts it if its answer had begun. */
+function answer(res: ServerResponse, status: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Airlock-Proxy': 'refused' }).end(`airlock egress proxy: ${message}\n`);
+}
+
+/** Passes at most `limit` bytes, then fails with a message naming the cap; `bytes()` tells how many passed. */
+function capped(limit: number, what: string): Transform & { bytes(): number } {
   let seen = 0;
-  return new Transform({
+  const stream = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
       if (seen > limit) done(new Error(`${what} is larger than the proxy's ${limit} bytes`));
       else done(null, chunk);
     },
   });
+  return Object.assign(stream, { bytes: () => Math.min(seen, limit) });
+}
+
+/**
+ * What the HTTP parser's refusals tell the client. Node's own answer to a head over
+ * maxHeaderSize is a bare 431 with no reason; this one names the limit.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex, headerBytes: number): void {
+  if (!socket.writable) return void socket.destroy();
+  const [status, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? ['431 Request Header Fields Too Large', `the request head is larger than the proxy's headerBytes (${headerBytes} bytes)`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['408 Request Timeout', 'the request did not arrive within the proxy\'s time limits']
+        : ['400 Bad Request', `malformed request: ${error.message}`];
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\nairlock egress proxy: ${message}\n`);
 }
 
 /**
@@ -200,31 +227,36 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   };
 
   const report = (method: string, url: URL, decision: Decision, extra: Partial<ProxyDecision> = {}): void => {
-    options.onDecision?.({ enforcer: 'proxy', method, url: urlForLog(url), host: canonicalHost(url.hostname), allowed: decision.allowed, reason: decision.allowed ? null : decision.reason, rule: decision.rule, ...extra });
+    const exception = decision.allowed && decision.exception !== undefined ? { exception: decision.exception } : {};
+    try {
+      options.onDecision?.({ enforcer: 'proxy', method, url: urlForLog(url), host: canonicalHost(url.hostname), allowed: decision.allowed, reason: decision.allowed ? null : decision.reason, rule: decision.rule, ...exception, ...extra });
+    } catch (error) {
+      // The hook is called from stream callbacks, where a throw would end the process; the
+      // request it reports on has been decided either way.
+      process.emitWarning(`airlock egress proxy: the decision hook threw: ${(error as Error).message}`);
+    }
+  };
+
+  /** Runs one request's handling; whatever it throws answers that request (502), never the process. */
+  const guarded = (res: ServerResponse, work: Promise<void>): void => {
+    work.catch((error: unknown) => answer(res, 502, `could not handle the request: ${error instanceof Error ? error.message : String(error)}`));
   };
 
   /** Decides and forwards one request (plain, or from inside a terminated tunnel). */
   const forward = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const started = performance.now();
     const method = (req.method ?? 'GET').toUpperCase();
-    const answer = (status: number, message: string): void => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Airlock-Proxy': 'refused' }).end(`airlock egress proxy: ${message}\n`);
-    };
     let body: Buffer;
     try {
       body = await readBody(req, limits.requestBytes);
     } catch (error) {
-      answer(413, (error as Error).message);
+      answer(res, 413, (error as Error).message);
       return;
     }
     const decision = await decide(policy, method, url, resolve, body.length > 0 ? body : undefined);
     if (!decision.allowed) {
       report(method, url, decision);
-      answer(decision.failure === 'resolve' ? 502 : 403, `refused: ${decision.reason}`);
+      answer(res, decision.failure === 'resolve' ? 502 : 403, `refused: ${decision.reason}`);
       return;
     }
     const headers: Array<[string, string]> = [];
@@ -258,7 +290,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       const name = (error as Error).name;
       const timedOut = name === 'TimeoutError' || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError';
       report(method, url, decision, { reason: (error as Error).message, durationMs: Math.round(performance.now() - started) });
-      answer(timedOut ? 504 : 502, timedOut ? `no answer from ${url.host} within the proxy's time limits (idle ${limits.idleMs} ms, total ${limits.totalMs} ms)` : `could not reach ${url.host}: ${(error as Error).message}`);
+      answer(res, timedOut ? 504 : 502, timedOut ? `no answer from ${url.host} within the proxy's time limits (idle ${limits.idleMs} ms, total ${limits.totalMs} ms)` : `could not reach ${url.host}: ${(error as Error).message}`);
     }
   };
 
@@ -277,8 +309,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     if (canonicalHost(url.hostname) !== target.host || port !== target.port) {
       return void res.writeHead(421, { 'Content-Type': 'text/plain' }).end(`airlock egress proxy: refused: Host ${hostHeader} differs from the CONNECT target ${target.host}:${target.port}\n`);
     }
-    void forward(req, res, url);
+    guarded(res, forward(req, res, url));
   });
+  inner.on('clientError', (error: Error, socket: Duplex) => answerClientError(error, socket, limits.headerBytes));
   inner.headersTimeout = limits.idleMs;
   inner.requestTimeout = limits.totalMs;
 
@@ -289,8 +322,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     } catch {
       return void res.writeHead(400, { 'Content-Type': 'text/plain' }).end(`airlock egress proxy: not a proxy request (an absolute http:// URL or CONNECT): ${JSON.stringify((req.url ?? '').slice(0, 200))}\n`);
     }
-    void forward(req, res, url);
+    guarded(res, forward(req, res, url));
   });
+  server.on('clientError', (error: Error, socket: Duplex) => answerClientError(error, socket, limits.headerBytes));
   server.maxConnections = limits.connections;
   server.headersTimeout = limits.idleMs;
   server.requestTimeout = limits.totalMs;
@@ -300,17 +334,25 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   });
 
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    void (async () => {
+    // Whether the client has been told 200 (after that, a failure can only cut the connection).
+    let established = false;
+    (async () => {
       client.on('error', () => undefined);
       const match = CONNECT_TARGET.exec(req.url ?? '');
       if (match === null) return void client.end('HTTP/1.1 400 Bad Request\r\n\r\nairlock egress proxy: CONNECT needs host:port\n');
-      const url = new URL(`https://${match[1]}:${match[2]}/`);
+      let url: URL;
+      try {
+        url = new URL(`https://${match[1]}:${match[2]}/`);
+      } catch {
+        return void client.end(`HTTP/1.1 400 Bad Request\r\n\r\nairlock egress proxy: CONNECT target ${JSON.stringify((req.url ?? '').slice(0, 200))} is not a valid host:port (port 0-65535)\n`);
+      }
       const target = { host: canonicalHost(url.hostname), port: url.port || '443' };
       const decision = await decide(policy, 'CONNECT', url, resolve, BODY_UNKNOWN);
       if (!decision.allowed) {
         report('CONNECT', url, decision);
         return void client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nairlock egress proxy: refused: ${decision.reason}\n`);
       }
+      established = true;
       if (decision.tunnel === true) return tunnel(client, head, url, target, decision);
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       // TLS inside (the usual case) is terminated; a client that speaks plain HTTP through
@@ -345,7 +387,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       tls.on('error', () => client.destroy());
       targets.set(tls, { ...target, scheme: 'https' });
       inner.emit('connection', tls);
-    })();
+    })().catch((error: unknown) => {
+      if (established || client.destroyed) return void client.destroy();
+      client.end(`HTTP/1.1 502 Bad Gateway\r\nContent-Type: text/plain\r\n\r\nairlock egress proxy: could not handle the CONNECT: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
   });
 
   /** A tunnel the proxy does not terminate: the checked address, and the SNI must name the host. */
@@ -358,6 +403,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     };
     const idle = setTimeout(() => fail(`no ClientHello within ${limits.idleMs} ms`), limits.idleMs);
     const onData = (chunk: Buffer): void => {
+      try {
+        onHello(chunk);
+      } catch (error) {
+        // An event handler's throw would end the process: it ends this tunnel instead.
+        fail(`could not open the tunnel: ${(error as Error).message}`);
+      }
+    };
+    const onHello = (chunk: Buffer): void => {
       hello = Buffer.concat([hello, chunk]);
       const sni = readSni(hello);
       if (sni === 'incomplete') {
@@ -375,12 +428,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         client.destroy();
       });
       upstream.once('connect', () => {
-        report('CONNECT', url, decision);
+        const started = performance.now();
         upstream.write(hello);
         const total = setTimeout(() => {
           upstream.destroy();
           client.destroy();
         }, limits.totalMs);
+        const down = capped(limits.responseBytes, 'the tunnelled response');
+        let reported = false;
         for (const socket of [client, upstream]) {
           socket.setTimeout(limits.idleMs, () => {
             upstream.destroy();
@@ -390,9 +445,13 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
             clearTimeout(total);
             upstream.destroy();
             client.destroy();
+            // Reported once the tunnel ends, with what it carried: the bytes the far side sent.
+            if (reported) return;
+            reported = true;
+            report('CONNECT', url, decision, { bytes: down.bytes(), durationMs: Math.round(performance.now() - started) });
           });
         }
-        pipeline(upstream, capped(limits.responseBytes, 'the tunnelled response'), client, () => undefined);
+        pipeline(upstream, down, client, () => undefined);
         pipeline(client, capped(limits.requestBytes, 'the tunnelled request'), upstream, () => undefined);
         client.resume();
       });

@@ -67,7 +67,15 @@ function graphqlOperations(body: Uint8Array): OperationDefinitionNode[] | string
  */
 export function githubProfileVerdict(profile: GithubProfile, method: string, url: URL, host: string, body: Uint8Array | undefined): ProfileVerdict | undefined {
   if (!GITHUB_HOSTS.has(host)) return undefined;
-  const path = decodeURIComponent(url.pathname).replace(/\/+$/, '') || '/';
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.pathname);
+  } catch {
+    // What GitHub would make of a path that is not valid percent-encoding cannot be told, so
+    // the rules below cannot be applied to it.
+    return { allowed: false, reason: `the path ${JSON.stringify(url.pathname.slice(0, 200))} is not valid percent-encoding; refused under the ${profile} GitHub profile` };
+  }
+  const path = decoded.replace(/\/+$/, '') || '/';
   // git smart HTTP: the push service, whether discovered (info/refs) or used.
   if (/\/git-receive-pack$/.test(path) || url.searchParams.get('service') === 'git-receive-pack') return needs(profile, 'repo-write', 'pushing (git-receive-pack)');
   if (/\/git-upload-pack$/.test(path) && method === 'POST') return { allowed: true };
