@@ -47,6 +47,13 @@ test('the playground runs the extensions its server hosts', async ({ page }) => 
     expect(results.help).toMatchObject({ exitCode: 0, stdout: 'shout: capitals, on the server\n' });
     expect(results.pipe).toMatchObject({ exitCode: 0, stdout: 'CBA\n' });
     expect(results.fail).toMatchObject({ exitCode: 1, stderr: 'shout: shout refuses to shout fail\n' });
+
+    // The Extensions panel lists them with their descriptions.
+    await page.locator('#panel-extensions').click();
+    const panel = page.locator('[data-panel="extensions"]');
+    await expect(panel.locator('li[data-extension="shout"]')).toContainText('shout: capitals, on the server');
+    await expect(panel.locator('li[data-extension="hostrev"]')).toContainText('hostrev: rev(1) on the host');
+    await expect(panel.locator('li[data-extension="shout"]')).toContainText('runs on the server');
   } finally {
     await airlock.close();
   }

@@ -17,8 +17,11 @@ test('a first visit starts with sample files, the welcome panel and hello.py ope
   for (const what of ['Shell', 'Coreutils', 'Python 3', 'Persistence']) await expect(welcome).toContainText(what);
   await expect(welcome).toContainText('Off by default');
   await expect(welcome).toContainText('Network');
-  await expect(welcome).toContainText('Network allowlist');
+  await expect(welcome).toContainText('Settings → Network');
   await expect(welcome).toContainText('Packages');
+  // Packages say how to turn them on, not only that they are off.
+  await expect(welcome).toContainText('Settings → Packages');
+  await expect(welcome).not.toContainText('is not available');
   for (const name of ['README.md', 'hello.py', 'demo.sh', 'data.csv']) await expect(page.locator(`[data-path="/home/user/${name}"]`)).toBeVisible();
   await expect(page.getByRole('tab', { name: /^hello\.py/ })).toBeVisible({ timeout: 30_000 });
   expect((await sandboxRun(page, 'bash demo.sh | head -2')).stdout).toBe('Hello, sandbox!\nsquare of 1 is 1\n');

@@ -9,7 +9,9 @@ import { auditPanel } from './audit/index.js';
 import { welcomePanel } from './welcome/index.js';
 import { networkPanel } from './network/index.js';
 import { gatesPanel } from './gates/index.js';
+import { packagesPanel } from './packages/index.js';
+import { extensionsPanel } from './extensions/index.js';
 
-export const PANELS: readonly PanelDefinition[] = [welcomePanel, sessionsPanel, settingsPanel, networkPanel, auditPanel, gatesPanel];
+export const PANELS: readonly PanelDefinition[] = [welcomePanel, sessionsPanel, settingsPanel, networkPanel, packagesPanel, extensionsPanel, auditPanel, gatesPanel];
 
 export type { PanelContext, PanelDefinition } from './panel.js';

@@ -303,6 +303,15 @@ export class PlaygroundController {
     this.update({ tools: sandbox.installedTools, fsVersion: this.view.fsVersion + 1 });
   }
 
+  /** The extension commands of the sandbox, by where they run: the server's, then the embedding page's. */
+  async listExtensions(): Promise<{ name: string; description: string; source: 'server' | 'page' }[]> {
+    const hosted = await (this.hostedExtensions ?? Promise.resolve([]));
+    return [
+      ...hosted.map(({ name, description }) => ({ name, description, source: 'server' as const })),
+      ...this.pageExtensions.map(({ name, description }) => ({ name, description, source: 'page' as const })),
+    ];
+  }
+
   /**
    * Makes `extensions` (handlers running in this page: the embed API) commands of the
    * sandbox, beside the server's; the sandbox is recreated with its files and shell state.

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../host/browser/index.js';
 import { allowedOrigins, isEmbedRequest, originAllowed } from '../embed/protocol.js';
 import { bannerForRun, bannerForSaveError } from './banners.js';
-import { describeSettings, parseSettings, sandboxOptions } from './settings.js';
+import { describeSettings, packageSourceProblem, parseSettings, sandboxOptions } from './settings.js';
 
 function result(patch: Partial<RunResult>): RunResult {
   const empty = new Uint8Array(0);
@@ -38,11 +38,19 @@ describe('banners', () => {
 
 describe('settings', () => {
   it('parse stored settings defensively and describe them', () => {
-    expect(parseSettings(null)).toEqual({ networkAllow: [], tools: null, limits: {} });
-    const settings = parseSettings({ networkAllow: ['example.com'], tools: ['ls'], limits: { timeoutMs: 5000, fsBytes: -1, bogus: 3 } });
-    expect(settings).toEqual({ networkAllow: ['example.com'], tools: ['ls'], limits: { timeoutMs: 5000 } });
-    expect(describeSettings(settings)).toEqual({ network: 'network: example.com', tools: '1 tools allowed', limits: 'timeout 5 s · disk 256 MiB · files unlimited' });
+    expect(parseSettings(null)).toEqual({ networkAllow: [], tools: null, limits: {}, packageRegistry: null, pythonIndex: null });
+    const settings = parseSettings({ networkAllow: ['example.com'], tools: ['ls'], limits: { timeoutMs: 5000, fsBytes: -1, bogus: 3 }, packageRegistry: 'file:///etc/passwd' });
+    expect(settings).toEqual({ networkAllow: ['example.com'], tools: ['ls'], limits: { timeoutMs: 5000 }, packageRegistry: null, pythonIndex: null });
+    expect(describeSettings(settings)).toEqual({ network: 'network: example.com', tools: '1 tools allowed', limits: 'timeout 5 s · disk 256 MiB · files unlimited', packages: 'no packages' });
     expect(sandboxOptions(settings)).toEqual({ limits: { timeoutMs: 5000 }, network: { allowedHosts: ['example.com'] }, allowedTools: ['ls'] });
+  });
+
+  it('turn packages on with a registry or a Python index, allowing exactly their hosts', () => {
+    const settings = parseSettings({ packageRegistry: 'https://pkgs.example.com/index.json', pythonIndex: 'http://pypi.example.com:8080/simple/' });
+    expect(sandboxOptions(settings).packages).toEqual({ enabled: true, registry: 'https://pkgs.example.com/index.json', pythonIndex: 'http://pypi.example.com:8080/simple/', allowedHosts: ['pkgs.example.com', 'pypi.example.com:8080'] });
+    expect(describeSettings(settings).packages).toBe('packages from pkgs.example.com, pypi.example.com:8080');
+    expect(packageSourceProblem('pkgs.example.com')).toContain('is not a URL');
+    expect(packageSourceProblem('ftp://x.example/')).toContain('not an http or https URL');
   });
 });
 

@@ -1,4 +1,4 @@
-// The playground's settings (network allowlist, tool allowlist, limits), how they become
+// The playground's settings (network allowlist, tool allowlist, limits, package sources), how they become
 // host API options, and how they are described to the user.
 
 import type { BrowserSandboxOptions, SandboxLimits } from '../../host/browser/index.js';
@@ -12,9 +12,29 @@ export interface PlaygroundSettings {
   tools: string[] | null;
   /** Limits changed from the defaults. */
   limits: Partial<Pick<SandboxLimits, 'timeoutMs' | 'fsBytes' | 'fileCount' | 'stdoutBytes' | 'memoryBytes'>>;
+  /** The registry `pkg` installs from (docs/packages.md); null: with pythonIndex, packages are off. */
+  packageRegistry: string | null;
+  /** The simple index `pip install` reads pure-Python wheels from; null: no pip. */
+  pythonIndex: string | null;
 }
 
-export const DEFAULT_SETTINGS: PlaygroundSettings = { networkAllow: [], tools: null, limits: {} };
+export const DEFAULT_SETTINGS: PlaygroundSettings = { networkAllow: [], tools: null, limits: {}, packageRegistry: null, pythonIndex: null };
+
+/** Why `text` cannot be a package source URL, or undefined when it can. */
+export function packageSourceProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `“${text}” is not a URL (e.g. https://packages.example.com/index.json)`;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : `“${text}” is not an http or https URL`;
+}
+
+/** Whether these settings turn packages on (a registry or a Python index is given). */
+export function packagesEnabled(settings: PlaygroundSettings): boolean {
+  return settings.packageRegistry !== null || settings.pythonIndex !== null;
+}
 
 /** The limits the settings panel edits, with their units for display. */
 export const EDITABLE_LIMITS = [
@@ -60,21 +80,29 @@ export function parseSettings(value: unknown): PlaygroundSettings {
     const v = storedLimits[name];
     if (typeof v === 'number' && v > 0) limits[name] = v;
   }
-  return { networkAllow: strings(record.networkAllow) ?? [], tools: record.tools === null ? null : strings(record.tools) ?? null, limits };
+  const source = (v: unknown): string | null => (typeof v === 'string' && packageSourceProblem(v) === undefined ? v : null);
+  return { networkAllow: strings(record.networkAllow) ?? [], tools: record.tools === null ? null : strings(record.tools) ?? null, limits, packageRegistry: source(record.packageRegistry), pythonIndex: source(record.pythonIndex) };
 }
 
 export function sandboxOptions(settings: PlaygroundSettings): BrowserSandboxOptions {
   const options: BrowserSandboxOptions = { limits: settings.limits, network: { allowedHosts: settings.networkAllow } };
   if (settings.tools !== null) options.allowedTools = settings.tools;
+  if (packagesEnabled(settings)) {
+    // The package policy's hosts join the network policy while packages are on (pkg's and
+    // pip's downloads take the sandbox's network path): exactly the sources' hosts.
+    const sources = [settings.packageRegistry, settings.pythonIndex].filter((url): url is string => url !== null);
+    options.packages = { enabled: true, registry: settings.packageRegistry, pythonIndex: settings.pythonIndex, allowedHosts: [...new Set(sources.map((url) => new URL(url).host))] };
+  }
   return options;
 }
 
 /** What the sandbox may do, in the words shown in the status bar and the settings panel. */
-export function describeSettings(settings: PlaygroundSettings): { network: string; tools: string; limits: string } {
+export function describeSettings(settings: PlaygroundSettings): { network: string; tools: string; limits: string; packages: string } {
   const limits = { ...DEFAULT_LIMITS, ...settings.limits };
   return {
     network: settings.networkAllow.length === 0 ? 'no network' : `network: ${settings.networkAllow.join(', ')}`,
     tools: settings.tools === null ? 'all tools' : `${settings.tools.length} tools allowed`,
     limits: `timeout ${formatDuration(limits.timeoutMs)} · disk ${formatBytes(limits.fsBytes)} · files ${Number.isFinite(limits.fileCount) ? limits.fileCount : 'unlimited'}`,
+    packages: packagesEnabled(settings) ? `packages from ${[settings.packageRegistry, settings.pythonIndex].filter((url) => url !== null).map((url) => new URL(url).host).join(', ')}` : 'no packages',
   };
 }

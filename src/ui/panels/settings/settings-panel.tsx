@@ -1,9 +1,9 @@
-// Settings: network allowlist, tool allowlist and limits. Applying restarts the sandbox
+// Settings: network allowlist, tool allowlist, limits and package sources. Applying restarts the sandbox
 // from its exported state with the new options; the panel says what the sandbox may do.
 
 import { useState } from 'react';
 import { DEFAULT_LIMITS } from '../../../protocol/limits.js';
-import { describeSettings, EDITABLE_LIMITS, formatLimit, parseLimit, type PlaygroundSettings } from '../../playground/settings.js';
+import { describeSettings, EDITABLE_LIMITS, formatLimit, packageSourceProblem, parseLimit, type PlaygroundSettings } from '../../playground/settings.js';
 import type { PanelContext } from '../panel.js';
 
 const lines = (text: string): string[] => text.split(/[\s,]+/).map((s) => s.trim()).filter((s) => s.length > 0);
@@ -20,10 +20,22 @@ export function SettingsPanel({ controller, view, close }: PanelContext) {
   const [limits, setLimits] = useState<Record<string, string>>(
     Object.fromEntries(EDITABLE_LIMITS.map(({ name, kind }) => [name, formatLimit(kind, settings.limits[name] ?? DEFAULT_LIMITS[name])])),
   );
+  const [registry, setRegistry] = useState(settings.packageRegistry ?? '');
+  const [pythonIndex, setPythonIndex] = useState(settings.pythonIndex ?? '');
   const [error, setError] = useState('');
 
   const draft = (): PlaygroundSettings | undefined => {
-    const next: PlaygroundSettings = { networkAllow: lines(network), tools: allTools ? null : lines(tools), limits: {} };
+    const source = (label: string, text: string): string | null | undefined => {
+      const url = text.trim();
+      if (url === '') return null;
+      const problem = packageSourceProblem(url);
+      if (problem !== undefined) setError(`${label}: ${problem}.`);
+      return problem === undefined ? url : undefined;
+    };
+    const packageRegistry = source('Package registry', registry);
+    const pythonSource = source('Python package index', pythonIndex);
+    if (packageRegistry === undefined || pythonSource === undefined) return undefined;
+    const next: PlaygroundSettings = { networkAllow: lines(network), tools: allTools ? null : lines(tools), limits: {}, packageRegistry, pythonIndex: pythonSource };
     for (const { name, label, kind, hint } of EDITABLE_LIMITS) {
       const value = parseLimit(kind, limits[name] ?? '');
       if (value === undefined) {
@@ -40,12 +52,15 @@ export function SettingsPanel({ controller, view, close }: PanelContext) {
   return (
     <>
       <p className="panel-note">
-        Now: {described.network}; {described.tools}; {described.limits}.
+        Now: {described.network}; {described.tools}; {described.limits}; {described.packages}.
       </p>
-      <label>
-        Network allowlist (one host per line; <code>*.example.com</code>, <code>host:8080</code>). Empty: no network. The server’s gateway must allow a host too.
-        <textarea rows={3} value={network} onChange={(e) => setNetwork(e.target.value)} />
-      </label>
+      <fieldset>
+        <legend>Network</legend>
+        <label>
+          Allowed hosts (one per line; <code>*.example.com</code>, <code>host:8080</code>). Empty: no network. The server’s gateway must allow a host too.
+          <textarea id="settings-network" rows={3} value={network} onChange={(e) => setNetwork(e.target.value)} />
+        </label>
+      </fieldset>
       <label className="inline">
         <input type="checkbox" checked={allTools} onChange={(e) => setAllTools(e.target.checked)} /> Allow every installed tool
       </label>
@@ -63,6 +78,18 @@ export function SettingsPanel({ controller, view, close }: PanelContext) {
             <input value={limits[name] ?? ''} onChange={(e) => setLimits({ ...limits, [name]: e.target.value })} spellCheck={false} />
           </label>
         ))}
+      </fieldset>
+      <fieldset>
+        <legend>Packages</legend>
+        <p className="hint">Empty: packages are off. Their hosts are allowed while packages are on; the server’s gateway must allow them too.</p>
+        <label>
+          Package registry for <code>pkg install</code> (URL of its index.json)
+          <input id="settings-package-registry" value={registry} onChange={(e) => setRegistry(e.target.value)} spellCheck={false} placeholder="https://packages.example.com/index.json" />
+        </label>
+        <label>
+          Python package index for <code>pip install</code> (a simple index)
+          <input id="settings-python-index" value={pythonIndex} onChange={(e) => setPythonIndex(e.target.value)} spellCheck={false} placeholder="https://pypi.example.com/simple/" />
+        </label>
       </fieldset>
       {error ? <p role="alert" className="panel-error">{error}</p> : null}
       <div className="panel-actions">

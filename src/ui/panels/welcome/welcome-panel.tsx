@@ -20,9 +20,13 @@ export function WelcomePanel({ openFile, controller }: PanelContext) {
       <ul>
         <li>
           <strong>Network</strong>: no request leaves the sandbox. To allow a host, add it in{' '}
-          <button className="link" onClick={() => document.getElementById('panel-settings')?.click()}>Settings</button> → Network allowlist; the server must allow it too (<code>--net-allow</code>).
+          <button className="link" onClick={() => document.getElementById('panel-settings')?.click()}>Settings</button> → Network; the server must allow it too (<code>--net-allow</code>).
         </li>
-        <li><strong>Packages</strong>: <code>pip install</code> is not available; Python’s standard library is.</li>
+        <li>
+          <strong>Packages</strong>: <code>pkg install</code> and <code>pip install</code> have no source (Python’s standard library is always there). To turn them on, give a package registry or a Python package index in{' '}
+          <button className="link" onClick={() => document.getElementById('panel-settings')?.click()}>Settings</button> → Packages; see what is installed in{' '}
+          <button className="link" onClick={() => document.getElementById('panel-packages')?.click()}>Packages</button>.
+        </li>
       </ul>
       <h3>Start with</h3>
       <ul>
