@@ -8,7 +8,7 @@
 // fixed so a verifier can cut a line without a JSON parser and hash a slice of the bytes it
 // read, and so a third party can check the chain with any BLAKE3 and JSON library.
 
-import { blake3Hex } from './hash.js';
+import { hashInto } from './hash.js';
 
 export const GENESIS_PREV = '0'.repeat(64);
 /** The longest line a chain accepts (an audit event is far shorter: its fields are bounded). */
@@ -29,26 +29,72 @@ export interface ChainHead {
 
 const encoder = new TextEncoder();
 const utf8 = new TextDecoder();
+const ASCII = new TextDecoder('latin1');
+
+const N_PREFIX_BYTES = encoder.encode(N_PREFIX);
+const PREV_PREFIX_BYTES = encoder.encode(PREV_PREFIX);
+const EVENT_PREFIX_BYTES = encoder.encode(EVENT_PREFIX);
+const HASH_SUFFIX_BYTES = encoder.encode(HASH_SUFFIX);
+/** A line's bytes besides its event: the prefixes, n (≤ 16 digits), prev, the suffix, the newline. */
+const FRAME_BYTES = N_PREFIX.length + 16 + PREV_PREFIX.length + 64 + EVENT_PREFIX.length + SUFFIX_BYTES + 1;
+/** The lowercase hex digit (as a byte) of each nibble. */
+const HEX_DIGIT = encoder.encode('0123456789abcdef');
 
 /**
- * Lines being appended, as UTF-8 bytes in one growing buffer: a line is encoded once,
- * hashed where it lies, and written from there (no per-line strings kept alive until the
- * write, which under load cost more than the hashing).
+ * Lines being appended, as UTF-8 bytes in one growing buffer: a line is written in place
+ * piece by piece (no per-line string is built), hashed where it lies, its hash written as
+ * hex digits straight into it, and the batch written from there. The hash of the last line
+ * is kept as bytes, so the next line's `prev` is a copy, not a re-encoding. Measured
+ * (docs/audit.md, Figures): building the line as a string and encoding it cost more than
+ * the hashing.
  */
 export class LineBuffer {
   private bytes = new Uint8Array(64 * 1024);
   length = 0;
+  /** The digest of the last line appended, reused for every line. */
+  private readonly digest = new Uint8Array(32);
+  /** The last line's hash: as the string returned, and as its 64 hex digits. */
+  private lastHash = '';
+  private readonly lastHashDigits = new Uint8Array(64);
 
   /** Appends the line at `head` carrying `eventJson` (a JSON object without newlines); returns its hash. */
   append(head: ChainHead, eventJson: string): string {
-    const body = `${N_PREFIX}${head.next}${PREV_PREFIX}${head.prev}${EVENT_PREFIX}${eventJson}`;
-    this.reserve(body.length * 3 + SUFFIX_BYTES + 1);
+    // A UTF-16 code unit never takes more than 3 UTF-8 bytes.
+    this.reserve(eventJson.length * 3 + head.prev.length * 3 + FRAME_BYTES);
+    const bytes = this.bytes;
     const start = this.length;
-    const { written } = encoder.encodeInto(body, this.bytes.subarray(start));
-    const hash = blake3Hex(this.bytes.subarray(start, start + written));
-    const suffix = encoder.encodeInto(`${HASH_SUFFIX}${hash}"}\n`, this.bytes.subarray(start + written));
-    this.length = start + written + suffix.written;
-    return hash;
+    let at = start;
+    bytes.set(N_PREFIX_BYTES, at);
+    at = writeDecimal(bytes, at + N_PREFIX_BYTES.length, head.next);
+    bytes.set(PREV_PREFIX_BYTES, at);
+    at += PREV_PREFIX_BYTES.length;
+    if (head.prev === this.lastHash) {
+      bytes.set(this.lastHashDigits, at);
+      at += 64;
+    } else {
+      at += encoder.encodeInto(head.prev, bytes.subarray(at)).written;
+    }
+    bytes.set(EVENT_PREFIX_BYTES, at);
+    at += EVENT_PREFIX_BYTES.length;
+    at += encoder.encodeInto(eventJson, bytes.subarray(at)).written;
+    hashInto(bytes.subarray(start, at), this.digest);
+    bytes.set(HASH_SUFFIX_BYTES, at);
+    at += HASH_SUFFIX_BYTES.length;
+    const hashAt = at;
+    const digest = this.digest;
+    for (let i = 0; i < 32; i++) {
+      const byte = digest[i] as number;
+      bytes[at++] = HEX_DIGIT[byte >> 4] as number;
+      bytes[at++] = HEX_DIGIT[byte & 15] as number;
+    }
+    bytes[at++] = 0x22; // "
+    bytes[at++] = 0x7d; // }
+    bytes[at++] = 0x0a; // \n
+    this.length = at;
+    const digits = bytes.subarray(hashAt, hashAt + 64);
+    this.lastHashDigits.set(digits);
+    this.lastHash = ASCII.decode(digits);
+    return this.lastHash;
   }
 
   /** The bytes appended since the last take(), and a fresh start. */
@@ -64,6 +110,18 @@ export class LineBuffer {
     grown.set(this.bytes.subarray(0, this.length));
     this.bytes = grown;
   }
+}
+
+/** Writes `value` (a non-negative safe integer) in decimal at `at`; returns the end. */
+function writeDecimal(bytes: Uint8Array, at: number, value: number): number {
+  let digits = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  let rest = value;
+  for (let i = at + digits - 1; i >= at; i--) {
+    bytes[i] = 0x30 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return at + digits;
 }
 
 /** Formats the line at `head` carrying `eventJson` (a JSON object without newlines). */
@@ -85,7 +143,6 @@ export interface ParsedLine {
   eventEnd: number;
 }
 
-const ASCII = new TextDecoder('latin1');
 /** Value of each hex digit byte (lowercase), -1 for any other byte. */
 const HEX_VALUE = new Int8Array(256).fill(-1);
 for (let digit = 0; digit < 16; digit++) HEX_VALUE['0123456789abcdef'.charCodeAt(digit)] = digit;

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditEventProblem, verifyAuditLog } from './audit-log.js';
-import { formatLine } from './chain-line.js';
+import { GENESIS_PREV, LineBuffer, formatLine } from './chain-line.js';
 import { ChainLog, ChainLogError } from './chain-log.js';
+import { blake3Hex } from './hash.js';
 import { generateSignerKey, parseSignerKey, parseVerifierKey } from './signed-note.js';
 
 const signer = parseSignerKey(generateSignerKey('test-audit'));
@@ -40,6 +41,31 @@ async function lines(file = path): Promise<string[]> {
 async function setLines(list: string[], file = path): Promise<void> {
   await writeFile(file, list.map((l) => `${l}\n`).join(''));
 }
+
+describe('the line layout', () => {
+  // LineBuffer writes a line piece by piece into its buffer; this is the documented layout
+  // built the plain way, for lines that follow each other, that start from a head it did not
+  // write, with large n, and with non-ASCII events.
+  it('is exactly {"n":…,"prev":"…","event":…,"hash":"<BLAKE3 of what precedes it>"}', () => {
+    const buffer = new LineBuffer();
+    const expected: string[] = [];
+    let head = { next: 0, prev: GENESIS_PREV };
+    const heads = [0, 1, 9, 10, 99, 12345, 2 ** 53 - 2];
+    for (const [index, next] of heads.entries()) {
+      // Every other line continues from the buffer's last hash; the rest from a foreign head.
+      if (index % 2 === 1) head = { next, prev: blake3Hex(`elsewhere ${index}`) };
+      else head = { next, prev: head.prev };
+      const eventJson = JSON.stringify({ ...event(index), tool: index % 3 === 0 ? `outil-é-${'€'.repeat(index)}-😀` : 'ls' });
+      const body = `{"n":${head.next},"prev":"${head.prev}","event":${eventJson}`;
+      const hash = buffer.append(head, eventJson);
+      expect(hash).toBe(blake3Hex(body));
+      expected.push(`${body},"hash":"${hash}"}\n`);
+      head = { next: head.next + 1, prev: hash };
+    }
+    expect(new TextDecoder().decode(buffer.take())).toBe(expected.join(''));
+    expect(buffer.length).toBe(0);
+  });
+});
 
 describe('a chain that holds', () => {
   it('verifies, with its signed checkpoints, and every event valid', async () => {
