@@ -125,11 +125,14 @@ export class AuditOutbox {
 
   private async shipAll(): Promise<void> {
     await this.write();
-    if (this.lost.size > 0 && this.stored < (this.options.maxEvents ?? 100_000)) this.storeLost();
-    await this.write();
     let shipped = 0;
     try {
       for (;;) {
+        // Room again after a full outbox: the count of what was lost goes in the same pass.
+        if (this.lost.size > 0 && this.stored < (this.options.maxEvents ?? 100_000)) {
+          this.storeLost();
+          await this.write();
+        }
         const tx = this.db.transaction(OUTBOX_STORE, 'readonly');
         const rows = (await tx.store.getAll(undefined, AUDIT_BATCH_MAX)) as Array<{ id: number; event: AuditEvent }>;
         if (rows.length === 0) break;
