@@ -1,7 +1,9 @@
 // A layout that fits the work (issue 18, item 5): resizable and collapsible panes, the
 // editor closed until a file is open, a Run/Stop toggle (disabled for files it cannot run,
-// "already running"), Ctrl+Enter, banners that do not move the layout, a theme switch, and
-// an axe-core scan of the main views in both themes with no serious violations.
+// "already running"), Ctrl+Enter, banners that do not move the layout (one or several), a
+// theme switch, a layout that works 800 px wide, a file tree that is one Tab stop, and
+// axe-core scans of the main views and every side panel in both themes with no serious
+// violations.
 
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
@@ -105,4 +107,85 @@ test('the editor stays closed until a file is open; Run is a Run/Stop toggle; Ct
   await expect(page.locator('#run-file')).toHaveText(/Run \.sh/, { timeout: 20_000 });
   await waitIdle(page);
   await expect(terminalText(page)).not.toContainText('finished');
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+const boxOf = async (page: Page, selector: string): Promise<Box> => {
+  const box = await page.locator(selector).first().boundingBox();
+  if (box === null) throw new Error(`${selector} is not shown`);
+  return box;
+};
+const overlap = (a: Box, b: Box): boolean => a.x < b.x + b.width - 0.5 && b.x < a.x + a.width - 0.5 && a.y < b.y + b.height - 0.5 && b.y < a.y + a.height - 0.5;
+
+test('several banners at once do not shift the layout', async ({ page }) => {
+  await openPlayground(page);
+  const panes = ['.toolbar', '.workbench', '#pane-tree', '.xterm-screen', '.status-bar'];
+  const before = await Promise.all(panes.map((selector) => boxOf(page, selector)));
+  await page.evaluate(() => {
+    const controller = (window as unknown as { airlock: { controller: { addBanner(b: object): void } } }).airlock.controller;
+    for (const [index, kind] of ['one', 'two', 'three', 'four'].entries()) controller.addBanner({ level: index % 2 === 0 ? 'warning' : 'info', kind: `test-${kind}`, title: `Banner ${kind}: something to say, long enough to wrap onto a second line at this width.`, detail: 'And what to do about it.' });
+  });
+  await expect(page.locator('.banner')).toHaveCount(4);
+  const after = await Promise.all(panes.map((selector) => boxOf(page, selector)));
+  expect(after).toEqual(before);
+  // Every banner can still be read and dismissed.
+  for (const banner of await page.locator('.banner').all()) await expect(banner).toBeInViewport();
+});
+
+test('at 800 px wide the panes do not overlap and stay usable, with a side panel open', async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 700 });
+  await openPlayground(page);
+  // Nothing is wider than the window (no sideways scrolling of the page).
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+  for (const button of await page.locator('.toolbar button, .toolbar select').all()) await expect(button).toBeInViewport({ ratio: 1 });
+  await page.locator('#panel-settings').click();
+  await expect(page.locator('[data-panel="settings"]')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
+  const [toolbar, tree, terminal, side] = await Promise.all(['.toolbar', '#pane-tree', '.terminal', '#pane-side'].map((selector) => boxOf(page, selector)));
+  for (const [a, b] of [[toolbar, tree], [toolbar, terminal], [tree, terminal], [terminal, side], [tree, side]] as const) expect(overlap(a, b)).toBe(false);
+  // Each pane keeps a working size: the terminal fits a line of a command, the panel its fields.
+  expect(terminal.width).toBeGreaterThanOrEqual(240);
+  expect(side.width).toBeGreaterThanOrEqual(220);
+  expect(side.x + side.width).toBeLessThanOrEqual(800.5);
+  await typeInTerminal(page, 'echo narrow-$((6*7))\n');
+  await expect(terminalText(page)).toContainText('narrow-42');
+});
+
+test('the file tree is a single Tab stop', async ({ page }) => {
+  await openPlayground(page);
+  await sandboxRun(page, 'mkdir -p tabs && touch tabs/a tabs/b one two three');
+  await expect(page.locator('[role="treeitem"]')).not.toHaveCount(0);
+  const rows = await page.locator('[role="treeitem"]').count();
+  expect(rows).toBeGreaterThan(3);
+  expect(await page.locator('[role="treeitem"][tabindex="0"]').count()).toBe(1);
+  // From the last tree toolbar button, Tab reaches one row, and the next Tab leaves the tree.
+  await page.locator('.tree-toolbar button', { hasText: 'Upload' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(page.locator('[role="treeitem"]:focus')).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[role="treeitem"]:focus')).toHaveCount(1);
+  expect(await page.locator('[role="treeitem"][tabindex="0"]').count()).toBe(1);
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => document.activeElement?.closest('[role="tree"]') === null)).toBe(true);
+  await page.keyboard.press('Shift+Tab');
+  await expect(page.locator('[role="treeitem"]:focus')).toHaveCount(1);
+  await page.keyboard.press('Shift+Tab');
+  expect(await page.evaluate(() => document.activeElement?.closest('[role="tree"]') === null)).toBe(true);
+});
+
+test('axe finds no serious violations in the network, packages, extensions, audit and gates panels', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openPlayground(page);
+  // Something in each: a refused request (network, audit).
+  await typeInTerminal(page, 'curl -s http://blocked.example.test/; echo done\n');
+  await waitIdle(page);
+  for (const theme of ['Light', 'Dark']) {
+    await page.getByLabel('Theme').selectOption({ label: theme });
+    for (const id of ['network', 'packages', 'extensions', 'audit', 'gates']) {
+      await page.locator(`#panel-${id}`).click();
+      await expect(page.locator(`[data-panel="${id}"]`)).toBeVisible();
+      expect(await seriousViolations(page), `${id}, ${theme}`).toEqual([]);
+    }
+  }
 });

@@ -1,9 +1,10 @@
 // The terminal as people use it (issue 18, item 2): lines typed or pasted while a command
 // runs are queued as the next commands unless the program reads them; Ctrl+V pastes and
-// Ctrl+C copies a selection; Ctrl-R searches the history; TERM, COLUMNS and LINES are set;
-// `exit` starts a fresh shell; `edit FILE` opens the editor. Each failed before.
+// Ctrl+C copies a selection; Ctrl-R searches the history; TERM, COLUMNS and LINES are set
+// and follow a resize (Python sees the same size); `ls --color=auto` colours; `exit` starts
+// a fresh shell; `edit FILE` opens the editor. Each failed before.
 
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { openPlayground, sandboxRun, terminalLines, terminalText, typeInTerminal, waitIdle } from './playground-helpers.js';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -90,4 +91,50 @@ test('edit FILE opens it in the editor, creating it if needed', async ({ page })
   await typeInTerminal(page, 'edit notes.md\n');
   await expect(page.getByRole('tab', { name: /^notes\.md/ })).toBeVisible({ timeout: 30_000 });
   expect((await sandboxRun(page, 'ls /home/user/src')).stdout).toBe('notes.md\n');
+});
+
+// GNU's ls colours a directory (blue, 01;34) when stdout is a terminal: the playground's
+// terminal renders it as a coloured cell (xterm's DOM renderer: an xterm-fg-* class).
+test('ls --color=auto on the terminal colours directories', async ({ page }) => {
+  await openPlayground(page);
+  await sandboxRun(page, 'mkdir -p colourdir && : > plainfile');
+  await typeInTerminal(page, 'ls --color=auto -d colourdir plainfile\n');
+  await waitIdle(page);
+  const coloured = page.locator('.xterm-rows span[class*="xterm-fg-"]', { hasText: 'colourdir' });
+  await expect(coloured).toHaveCount(1);
+  await expect(page.locator('.xterm-rows span[class*="xterm-fg-"]', { hasText: 'plainfile' })).toHaveCount(0);
+  // Through a pipe it is not a terminal: no colour (as GNU's).
+  expect((await sandboxRun(page, 'ls --color=auto -d colourdir | od -c | head -1')).stdout).not.toContain('033');
+});
+
+/** The terminal's COLUMNS and LINES and what Python's shutil.get_terminal_size() sees, typed in the terminal. */
+async function sizes(page: Page, tag: string): Promise<{ shell: string; python: string }> {
+  await typeInTerminal(page, `echo "${tag}-shell=$COLUMNS,$LINES"; python3 -c 'import shutil; s = shutil.get_terminal_size(); print("${tag}-python=%d,%d" % (s.columns, s.lines))'\n`);
+  await expect.poll(async () => (await terminalLines(page)).some((l) => l.startsWith(`${tag}-python=`)), { timeout: 120_000 }).toBe(true);
+  const lines = await terminalLines(page);
+  const value = (prefix: string): string => lines.find((l) => l.startsWith(prefix))?.slice(prefix.length) ?? '';
+  return { shell: value(`${tag}-shell=`), python: value(`${tag}-python=`) };
+}
+
+test("Python sees the terminal's real size, and COLUMNS follows a resize of the window", async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await openPlayground(page);
+  // The first python3 of a page loads Pyodide inside the run: loaded first, with room.
+  await page.evaluate(() => (window as unknown as { airlock: { controller: { run(c: string, o: object): Promise<unknown> } } }).airlock.controller.run('python3 -c pass', { timeoutMs: 180_000 }));
+  const wide = await sizes(page, 'wide');
+  expect(wide.shell).toMatch(/^\d+,\d+$/);
+  expect(wide.python).toBe(wide.shell);
+  // Not Python's fallback of 80×24 nor the 250-column guess of before.
+  const [columns] = wide.shell.split(',').map(Number);
+  expect(columns).toBeGreaterThan(80);
+  await waitIdle(page);
+  await typeInTerminal(page, 'clear\n');
+  await waitIdle(page);
+
+  await page.setViewportSize({ width: 1000, height: 700 });
+  const narrow = await sizes(page, 'narrow');
+  expect(narrow.python).toBe(narrow.shell);
+  const [narrowColumns] = narrow.shell.split(',').map(Number);
+  expect(narrowColumns).toBeLessThan(columns ?? 0);
 });

@@ -151,14 +151,16 @@ export function App({ controller }: { controller: PlaygroundController }) {
       </header>
       {view.phase === 'loading' ? <LoadingBar progress={view.progress} /> : <PythonLoadingBar python={view.python} />}
       <div className="banner-area" role="region" aria-label="Messages">
-        {view.phase === 'failed' ? (
-          <div className="banners">
-            <div className="banner error" role="alert">
-              <strong>The sandbox failed to start: {view.failure}</strong> Reload the page; if it keeps failing, check that the server is running.
+        <div className="banner-stack">
+          {view.phase === 'failed' ? (
+            <div className="banners">
+              <div className="banner error" role="alert">
+                <strong>The sandbox failed to start: {view.failure}</strong> Reload the page; if it keeps failing, check that the server is running.
+              </div>
             </div>
-          </div>
-        ) : null}
-        <BannerList banners={view.banners} onDismiss={(id) => controller.dismiss(id)} />
+          ) : null}
+          <BannerList banners={view.banners} onDismiss={(id) => controller.dismiss(id)} />
+        </div>
       </div>
       <main className="workbench">
         <div id="pane-tree" className="pane-tree" style={{ width: tree.collapsed ? 0 : tree.size }} hidden={tree.collapsed}>
