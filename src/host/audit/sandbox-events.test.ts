@@ -1,6 +1,7 @@
 // Audit events from real actions on a Node sandbox (never by calling the emitter): the
-// session's life, runs, limits, commits and their refusal, network decisions; and the same
-// session written through the file sink, whose chain then verifies.
+// session's life, runs, limits, commits and their refusal, extension calls the host refuses,
+// network decisions; and the same session written through the file sink, whose chain then
+// verifies.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEvent, AuditEventOf, AuditEventType } from '../../protocol/audit/schema.js';
+import { EXTENSION_LIMITS } from '../../protocol/limits.js';
 import { validateAuditEvent } from '../../protocol/audit/validate.js';
 import { Sandbox, drainWarmPool, type NodeSandboxOptions } from '../node/index.js';
 import { verifyAuditLog } from './audit-log.js';
@@ -179,6 +181,45 @@ describe('refusals the kernel reports (source sandbox-reported)', () => {
     // Past 1,000 subjects per report (kernel) and per second (host) they are counted, not listed.
     expect(refused.length + coalesced.length).toBeLessThan(5000);
     expect(refused.some((e) => e.path === '(other paths)') || coalesced.length > 0).toBe(true);
+  });
+});
+
+describe('extension calls the host refuses', () => {
+  it('a call past maxConcurrentCalls, made by the sandbox’s own shell, is refused by the host', async () => {
+    const { maxConcurrentCalls } = EXTENSION_LIMITS;
+    const events: AuditEvent[] = [];
+    let started = 0;
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const sandbox = await Sandbox.create({
+      // Each background call is a subshell and the extension's process.
+      limits: { processes: 4 * maxConcurrentCalls },
+      extensions: [
+        {
+          name: 'hold',
+          description: 'hold: answers when released',
+          timeoutMs: 600_000,
+          handler: async () => {
+            // Were one call too many let through, the handlers would wait forever: release them.
+            if (++started > maxConcurrentCalls) release();
+            await released;
+            return { stdout: '' };
+          },
+        },
+      ],
+      onAuditEvent: (event) => {
+        events.push(event);
+        if (event.type === 'extension.refused') release();
+      },
+    });
+    const result = await sandbox.run(`for i in $(seq ${maxConcurrentCalls + 1}); do hold & done; wait`);
+    await sandbox.destroy();
+    expect(result.stderr).toBe(`airlock: hold: ${maxConcurrentCalls} extension calls are running already (maxConcurrentCalls)\n`);
+    expect(started).toBe(maxConcurrentCalls);
+    expect(only(events, 'extension.refused')).toMatchObject([{ runId: 1, name: 'hold', reason: expect.stringContaining('maxConcurrentCalls'), source: 'host', sessionId: sandbox.sessionId }]);
+    expect(only(events, 'extension.called')).toHaveLength(maxConcurrentCalls);
+    // Before the end of its run.
+    expect(events.findIndex((e) => e.type === 'extension.refused')).toBeLessThan(events.findIndex((e) => e.type === 'run.ended'));
   });
 });
 
