@@ -1,10 +1,11 @@
 // Nothing is ever lost (issue 18, item 1): each test here failed on the playground before
-// the fix. An import takes only real archives, shows what it will do, asks, and keeps a
+// the fix. An import takes only real archives (tar, tar.gz, zip), shows what it will do, asks, and keeps a
 // restore point; tabs follow renames and deletes; editor changes are saved on their own and
 // leaving with unsaved work asks first; a file of 150 MB (under the 256 MiB disk limit) is
 // stored and comes back; a storage failure is told in plain words.
 
 import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
 import { expect, test, type Page } from '@playwright/test';
 import { writeTar } from '../src/ui/workspace/tar.js';
 import { answerDialog, dialog, newFile, openPlayground, sandboxRun, typeInTerminal, waitIdle, waitSaved } from './playground-helpers.js';
@@ -55,6 +56,22 @@ test('an import shows what it holds and asks; cancelling changes nothing; accept
   await page.locator('.snapshots li').getByRole('button', { name: /^Restore/ }).click();
   await answerDialog(page, 'Restore');
   await expect.poll(async () => (await sandboxRun(page, 'ls')).stdout, { timeout: 20_000 }).toBe('old.txt\n');
+});
+
+test('a zip archive imports in the browser: asked first, its files and folders in place', async ({ page }) => {
+  await openPlayground(page);
+  await sandboxRun(page, 'echo old > old.txt');
+  const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+  const zip = Buffer.from(zipSync({ 'README.md': encode('# zipped\n'), 'src/main.py': encode('print("from a zip")\n'), 'src/data/rows.csv': encode('a,b\n1,2\n') }));
+  await importFile(page, 'project.zip', zip);
+  await expect(dialog(page)).toContainText('Replace the workspace with project.zip?');
+  await expect(dialog(page)).toContainText('3 files');
+  await expect(dialog(page)).toContainText('src/main.py');
+  await answerDialog(page, 'Replace and import');
+  await expect(page.locator('.banner[data-kind="import"]')).toContainText('Imported 3 files');
+  expect((await sandboxRun(page, 'find . -type f | sort; cat src/main.py src/data/rows.csv')).stdout).toBe('./README.md\n./src/data/rows.csv\n./src/main.py\nprint("from a zip")\na,b\n1,2\n');
+  await expect(page.locator('[data-path="/home/user/src"]')).toBeVisible();
+  await expect(page.locator('.snapshots li')).toContainText('Before importing project.zip');
 });
 
 test('renaming an open file in the tree moves its tab; saving does not bring the old file back', async ({ page }) => {
