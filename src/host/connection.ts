@@ -11,6 +11,11 @@ export interface KernelConnection {
   onEvent(listener: (event: WorkerEvent) => void): void;
   /** Resolves with a reason when the worker ends without being asked to (crash, violation). */
   readonly died: Promise<string>;
+  /**
+   * Set before `died` resolves when a limit enforced outside the worker ended it (Node: the
+   * cgroup's sandboxMemoryBytes), so the run reports that limit.
+   */
+  readonly endedByLimit?: { name: string; value: number };
   /** Ends the worker at once (the hard kill). */
   terminate(): void;
   /** How the OS confines the worker (a Node child); null where the platform has no OS layer of ours. */
@@ -19,6 +24,9 @@ export interface KernelConnection {
 
 export interface ConnectOptions {
   messageBytes: number;
+  /** The whole worker's memory and CPU (limits.ts); where the platform can hold it to them. */
+  sandboxMemoryBytes?: number;
+  sandboxCpus?: number;
 }
 
 /** The environment-specific parts of a sandbox host. */

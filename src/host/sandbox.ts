@@ -33,7 +33,7 @@ type Outcome =
   | { kind: 'reply'; reply: RunReply }
   | { kind: 'timeout' }
   | { kind: 'cancelled' }
-  | { kind: 'died'; reason: string };
+  | { kind: 'died'; reason: string; limit?: { name: string; value: number } };
 
 interface Checkpoint {
   mirror: Mirror;
@@ -125,7 +125,7 @@ export class Sandbox {
   }
 
   private async start(): Promise<void> {
-    const connection = await this.platform.connect({ messageBytes: this.limits.messageBytes });
+    const connection = await this.platform.connect({ messageBytes: this.limits.messageBytes, sandboxMemoryBytes: this.limits.sandboxMemoryBytes, sandboxCpus: this.limits.sandboxCpus });
     this.connection = connection;
     connection.onEvent((event) => {
       if (event.airlockEvent === 'output') this.outputs.get(event.runId)?.add(event.stream, event.data);
@@ -359,7 +359,8 @@ export class Sandbox {
         if (killTimer !== undefined) clearTimeout(killTimer);
         this.runClocks.delete(runId);
       });
-      void this.connection.died.then((reason) => finish({ kind: 'died', reason }));
+      const connection = this.connection;
+      void connection.died.then((reason) => finish({ kind: 'died', reason, limit: connection.endedByLimit }));
       void this.whenClosed.then(() => finish({ kind: 'died', reason: 'the sandbox was destroyed' }));
       const signal = options.signal;
       if (signal !== undefined) {
@@ -411,6 +412,12 @@ export class Sandbox {
         exitCode = 130;
         errorClass = 'cancelled';
         note = 'airlock: the command did not stop when cancelled and was killed; the sandbox was restored to its state before this command\n';
+      } else if (outcome.limit !== undefined) {
+        // Ended from outside by a limit (the cgroup's OOM kill): as SIGKILL would, naming it.
+        exitCode = 137;
+        errorClass = 'limit';
+        limit = outcome.limit;
+        note = `airlock: ${outcome.reason}; the sandbox was restored to its state before this command\n`;
       } else {
         exitCode = 1;
         errorClass = 'worker-restarted';

@@ -32,7 +32,8 @@ export interface SandboxOptions {
   /**
    * Let background processes (`cmd &`) live on after the run that started them (a terminal
    * session's jobs). Off by default: a run's processes end with it. Either way they count
-   * toward limits.processes and each is held to limits.memoryBytes.
+   * toward limits.processes and each is held to limits.memoryBytes; in Node all of them
+   * together are held to limits.sandboxMemoryBytes and limits.sandboxCpus (`isolation`).
    */
   keepBackgroundProcesses?: boolean;
   /** Called for every program the sandbox starts (its path and argv), as the kernel starts it. */
@@ -143,6 +144,12 @@ export interface OsIsolation {
   filesystem: boolean;
   /** Own PID and IPC namespaces: no host process or IPC object is visible. */
   processes: boolean;
+  /** A cgroup holds the whole child to limits.sandboxMemoryBytes (past it: errorClass 'limit'). */
+  memoryCeiling: boolean;
+  /** The same cgroup holds the whole child to limits.sandboxCpus of CPU time. */
+  cpuBound: boolean;
+  /** That cgroup: its version and directories (v1: memory, then cpu), or null where none could be made. */
+  cgroup: { version: 'v1' | 'v2'; paths: string[] } | null;
   /** What is missing and why (empty when every wall holds). */
   missing: string[];
 }

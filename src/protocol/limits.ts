@@ -29,6 +29,15 @@ export interface SandboxLimits {
    * a run that reaches it is ended (errorClass 'limit').
    */
   processes: number;
+  /**
+   * Memory of the whole sandbox (Node: its child process, every program, Python and kept
+   * background process in it), held by a cgroup outside the sandbox: past it the kernel's
+   * OOM killer ends the child, the run reports errorClass 'limit' and the sandbox is
+   * restored from its checkpoint. At least SANDBOX_MEMORY_FLOOR. Not enforced in the browser.
+   */
+  sandboxMemoryBytes: number;
+  /** CPU time of the whole sandbox, in cores' worth (0.5: half of one core), by the same cgroup. */
+  sandboxCpus: number;
 }
 
 const MiB = 1024 * 1024;
@@ -46,7 +55,14 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   callDepth: 1000,
   networkResponseBytes: 10 * MiB,
   processes: 128,
+  // A 1 GiB process (memoryBytes), Python's interpreter (~300 MiB) and the child's own ~60 MiB
+  // fit; two sandboxes can no longer take a host's memory between them.
+  sandboxMemoryBytes: 2048 * MiB,
+  sandboxCpus: 1,
 });
+
+/** The least sandboxMemoryBytes may be: the Node child itself takes ~60 MiB before any program runs. */
+export const SANDBOX_MEMORY_FLOOR = 128 * MiB;
 
 /** Time the host gives the kernel past the deadline before it terminates the worker. */
 export const HARD_KILL_GRACE_MS = 1000;
@@ -84,6 +100,13 @@ export function resolveLimits(partial: Partial<SandboxLimits> | undefined): Sand
     if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
       throw new RangeError(`limit ${name} must be a positive number, got ${String(value)}`);
     }
+  }
+  if (limits.sandboxMemoryBytes < SANDBOX_MEMORY_FLOOR || !Number.isFinite(limits.sandboxMemoryBytes)) {
+    throw new RangeError(`limit sandboxMemoryBytes must be a number of bytes from ${SANDBOX_MEMORY_FLOOR} (the sandbox process itself needs about 60 MiB), got ${limits.sandboxMemoryBytes}`);
+  }
+  // The CFS quota is counted in microseconds of a 100 ms period: 1 ms is the least it takes.
+  if (limits.sandboxCpus < 0.01 || !Number.isFinite(limits.sandboxCpus)) {
+    throw new RangeError(`limit sandboxCpus must be a number of cores from 0.01, got ${limits.sandboxCpus}`);
   }
   for (const [name, ceiling] of Object.entries(SHELL_LIMIT_CEILINGS) as Array<[keyof typeof SHELL_LIMIT_CEILINGS, number]>) {
     const value = limits[name];

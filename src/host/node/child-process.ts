@@ -2,8 +2,9 @@
 // started with --disallow-code-generation-from-strings and the permission model (it may
 // only read its own code and the wasm directory; no writes, child processes or addons),
 // under the OS layer of os-sandbox.ts (bubblewrap: no network, only its own files, its own
-// PID and IPC namespaces; less where the OS cannot). The host talks to it through
-// length-checked frames on the child's fd 3.
+// PID and IPC namespaces; less where the OS cannot) and in a cgroup of its own (cgroup.ts:
+// the whole child's memory and CPU). The host talks to it through length-checked frames on
+// the child's fd 3.
 //
 // Starting Node and compiling the tool modules takes ~100 ms, so one spare child is kept
 // warm per configuration: creating a sandbox then costs an init message.
@@ -15,10 +16,12 @@ import * as Comlink from 'comlink';
 import { installErrorTransfer } from '../../protocol/channel.js';
 import { isWorkerEvent, type KernelApi, type WorkerEvent } from '../../protocol/messages.js';
 import { framedEndpoint, type FramedEndpoint } from '../../protocol/node-framing.js';
+import { DEFAULT_LIMITS } from '../../protocol/limits.js';
 import type { ConnectOptions, KernelConnection } from '../connection.js';
 import { pyodideDirectory } from '../python/node-snapshot.js';
 import type { OsIsolation } from '../types.js';
 import { osSandbox } from './os-sandbox.js';
+import { createChildCgroup, type CgroupLimits, type CgroupResult, type ChildCgroup } from './cgroup.js';
 
 export interface ChildSpec {
   bundle: string;
@@ -30,10 +33,15 @@ export interface ChildSpec {
   pythonSnapshot?: string;
   /** Run Python inline on the kernel thread (mode 3) instead of in its own worker. */
   pythonInline?: boolean;
+  /** The whole child's memory and CPU, held by its cgroup (limits.sandboxMemoryBytes, sandboxCpus). */
+  resources?: CgroupLimits;
 }
 
-/** The command line that starts a sandbox child for `spec`, and how the OS confines it. */
-export function childCommand(spec: ChildSpec): { program: string; args: string[]; isolation: OsIsolation } {
+/**
+ * The command line that starts a sandbox child for `spec`, and how the OS confines it; with
+ * `resources` (a cgroup made for it, or why none could be), the child starts inside it.
+ */
+export function childCommand(spec: ChildSpec, resources?: CgroupResult): { program: string; args: string[]; isolation: OsIsolation } {
   const pyodideDir = pyodideDirectory();
   const nodeArgs = [
     '--disallow-code-generation-from-strings',
@@ -59,19 +67,33 @@ export function childCommand(spec: ChildSpec): { program: string; args: string[]
   const readable = [dirname(spec.bundle), spec.wasmDir, ...(pyodideDir === undefined ? [] : [pyodideDir]), ...(spec.pythonSnapshot === undefined ? [] : [spec.pythonSnapshot])];
   const { prefix, isolation } = osSandbox({ readable, isolateNetwork: spec.isolateNetwork });
   const [program, ...rest] = [...prefix, process.execPath, ...nodeArgs];
-  return { program: program ?? process.execPath, args: rest, isolation };
+  const cgroup = resources?.cgroup;
+  const command = cgroup === undefined ? { program: program ?? process.execPath, args: rest } : cgroup.wrap(program ?? process.execPath, rest);
+  const missing = [...isolation.missing];
+  if (cgroup === undefined) missing.push(`memory ceiling and CPU bound: ${resources?.reason ?? 'no cgroup was asked for'}`);
+  else if (!cgroup.cpuBound) missing.push('CPU bound: the cgroup has no cpu controller here');
+  return {
+    ...command,
+    isolation: { ...isolation, memoryCeiling: cgroup !== undefined, cpuBound: cgroup?.cpuBound ?? false, cgroup: cgroup === undefined ? null : { version: cgroup.version, paths: [...cgroup.paths] }, missing },
+  };
 }
 
 class ChildConnection implements KernelConnection {
   readonly api: Comlink.Remote<KernelApi>;
   isolation: OsIsolation | null = null;
   readonly died: Promise<string>;
+  endedByLimit: { name: string; value: number } | undefined;
   private readonly listeners = new Set<(event: WorkerEvent) => void>();
   private terminated = false;
   private readonly endpoint: FramedEndpoint;
   private stderrTail = '';
 
-  constructor(private readonly child: ChildProcess, messageBytes: number) {
+  constructor(
+    private readonly child: ChildProcess,
+    messageBytes: number,
+    /** The child's cgroup and the ceiling it holds, if one could be made. */
+    private readonly cgroup?: { cgroup: ChildCgroup; memoryBytes: number },
+  ) {
     installErrorTransfer();
     const channel = child.stdio[3] as Duplex;
     let violation: string | undefined;
@@ -88,9 +110,19 @@ class ChildConnection implements KernelConnection {
     });
     this.died = new Promise((resolve) => {
       child.on('exit', (code, signal) => {
+        // Read before the cgroup goes: the kernel counts its OOM kills there.
+        const outOfMemory = cgroup?.cgroup.oomKilled() === true;
+        void cgroup?.cgroup.remove();
         if (this.terminated && violation === undefined) return;
+        if (outOfMemory && cgroup !== undefined && violation === undefined) {
+          this.endedByLimit = { name: 'sandboxMemoryBytes', value: cgroup.memoryBytes };
+          resolve(`the sandbox's processes together went past its memory ceiling and were killed (sandboxMemoryBytes is ${cgroup.memoryBytes})`);
+          return;
+        }
         resolve(violation ?? `the sandbox process ended (${signal ?? `exit ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim()}` : ''}`);
       });
+      // Never started (no 'exit' follows): nothing is in the cgroup.
+      child.on('error', () => void cgroup?.cgroup.remove());
     });
     this.api = Comlink.wrap<KernelApi>(this.endpoint);
   }
@@ -114,14 +146,19 @@ class ChildConnection implements KernelConnection {
     if (this.terminated) return;
     this.terminated = true;
     this.child.kill('SIGKILL');
+    // Everything the child started, too (its namespace's processes die with bubblewrap, but
+    // only once the kernel gets to them; the cgroup goes only once they are gone).
+    this.cgroup?.cgroup.kill();
     this.endpoint.close();
   }
 }
 
 function startChild(spec: ChildSpec): ChildConnection {
-  const { program, args, isolation } = childCommand(spec);
+  const resources = spec.resources === undefined ? undefined : createChildCgroup(spec.resources);
+  const { program, args, isolation } = childCommand(spec, resources);
   const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: {} });
-  const connection = new ChildConnection(child, spec.messageBytes);
+  const cgroup = resources?.cgroup === undefined || spec.resources === undefined ? undefined : { cgroup: resources.cgroup, memoryBytes: spec.resources.memoryBytes };
+  const connection = new ChildConnection(child, spec.messageBytes, cgroup);
   connection.isolation = isolation;
   connection.release();
   return connection;
@@ -132,7 +169,8 @@ export class ChildPool {
   private readonly spares = new Map<string, ChildConnection>();
 
   connect(spec: ChildSpec, options: ConnectOptions): KernelConnection {
-    const full = { ...spec, messageBytes: options.messageBytes };
+    const resources = { memoryBytes: options.sandboxMemoryBytes ?? DEFAULT_LIMITS.sandboxMemoryBytes, cpus: options.sandboxCpus ?? DEFAULT_LIMITS.sandboxCpus };
+    const full = { ...spec, messageBytes: options.messageBytes, resources };
     const key = JSON.stringify(full);
     let connection = this.spares.get(key);
     this.spares.delete(key);

@@ -17,6 +17,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { OsIsolation } from '../types.js';
 
+/** What the namespaces give; the cgroup's part (cgroup.ts) is added by childCommand. */
+export type NamespaceIsolation = Omit<OsIsolation, 'memoryCeiling' | 'cpuBound' | 'cgroup'>;
+
 export interface OsSandboxSpec {
   /** Files and directories the child must read (mounted read-only at the same paths). */
   readable: string[];
@@ -75,7 +78,7 @@ function mounts(readable: string[]): string[] {
  * The command prefix that confines a child (empty when nothing can), and what it gives.
  * The program and its arguments follow the prefix.
  */
-export function osSandbox(spec: OsSandboxSpec): { prefix: string[]; isolation: OsIsolation } {
+export function osSandbox(spec: OsSandboxSpec): { prefix: string[]; isolation: NamespaceIsolation } {
   const found = capabilities();
   if (found.bubblewrap) {
     const missing = spec.isolateNetwork ? [] : ['network: isolateNetwork is false, so the child shares the host network'];
