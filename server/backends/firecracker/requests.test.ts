@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeContract } from '../contract-suite.js';
 import { parseSandboxSpec } from '../spec.js';
-import type { ImagePaths } from '../qemu/image.js';
 import { FirecrackerSandboxClient } from './firecracker-client.js';
-import { coldBoot, jailerArgs, snapshotCreate, snapshotLoad, type FirecrackerVm } from './requests.js';
+import { jailerArgs } from './launch.js';
+import { coldBoot, snapshotCreate, snapshotLoad, type FirecrackerVm } from './requests.js';
 
 const golden = (name: string): unknown => JSON.parse(readFileSync(join(import.meta.dirname, 'golden', name), 'utf8'));
-const image: ImagePaths = { key: 'k', dir: '/cache/k', kernel: '/cache/k/vmlinuz', initrd: '/cache/k/initrd.cpio', root: '/cache/k/root.img', manifest: '/cache/k/manifest.json' };
-const vm: FirecrackerVm = { image, inputDisk: '/runs/r/input.img', outputDisk: '/runs/r/output.img', memoryMiB: 1344, tscKhz: 0 };
+const vm: FirecrackerVm = { kernel: '/cache/k/vmlinuz', initrd: '/cache/k/initrd.cpio', rootDisk: '/cache/k/root.img', inputDisk: '/runs/r/input.img', outputDisk: '/runs/r/output.img', memoryMiB: 1344, tscKhz: 0 };
 
 describe('firecracker API requests', () => {
   it('cold boot: boot source, three drives, machine config, start', () => {
@@ -25,7 +24,7 @@ describe('firecracker API requests', () => {
   it('scoped network is refused with the reason', () => {
     expect(() => coldBoot(vm, parseSandboxSpec({ network: 'scoped', phases: [{ name: 't', argv: ['true'] }] }))).toThrow(/needs a tap device/);
   });
-  it('jailer argv', () => {
+  it('jailer argv (the API socket at the jail root, which the jailer makes Firecracker own)', () => {
     expect(jailerArgs({ jailer: '/usr/bin/jailer', firecracker: '/usr/bin/firecracker', id: 'r1', uid: 1000, gid: 1000, chrootBase: '/srv/jail' })).toEqual(golden('jailer-argv.json'));
   });
 });

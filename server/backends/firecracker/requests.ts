@@ -6,7 +6,6 @@
 
 import type { SandboxSpec } from '../contract.js';
 import { kernelCommandLine } from '../qemu/command-line.js';
-import type { ImagePaths } from '../qemu/image.js';
 
 export interface ApiRequest {
   method: 'PUT' | 'PATCH' | 'GET';
@@ -14,8 +13,11 @@ export interface ApiRequest {
   body?: Record<string, unknown>;
 }
 
+/** A VM's files as Firecracker names them (inside the jail when jailed: launch.ts). */
 export interface FirecrackerVm {
-  image: ImagePaths;
+  kernel: string;
+  initrd: string;
+  rootDisk: string;
   inputDisk: string;
   outputDisk: string;
   memoryMiB: number;
@@ -24,14 +26,14 @@ export interface FirecrackerVm {
 
 export function bootSource(vm: FirecrackerVm): ApiRequest {
   const args = `${kernelCommandLine({ accel: 'kvm', memoryMiB: vm.memoryMiB, proxyPort: null, tscKhz: vm.tscKhz })} airlock.disks=order`;
-  return { method: 'PUT', path: '/boot-source', body: { kernel_image_path: vm.image.kernel, initrd_path: vm.image.initrd, boot_args: args } };
+  return { method: 'PUT', path: '/boot-source', body: { kernel_image_path: vm.kernel, initrd_path: vm.initrd, boot_args: args } };
 }
 
 export function drives(vm: FirecrackerVm): ApiRequest[] {
   const drive = (id: string, path: string, readOnly: boolean): ApiRequest => ({
     method: 'PUT', path: `/drives/${id}`, body: { drive_id: id, path_on_host: path, is_root_device: false, is_read_only: readOnly },
   });
-  return [drive('root', vm.image.root, true), drive('input', vm.inputDisk, true), drive('output', vm.outputDisk, false)];
+  return [drive('root', vm.rootDisk, true), drive('input', vm.inputDisk, true), drive('output', vm.outputDisk, false)];
 }
 
 export function machineConfig(vm: FirecrackerVm): ApiRequest {
@@ -42,13 +44,23 @@ export function instanceStart(): ApiRequest {
   return { method: 'PUT', path: '/actions', body: { action_type: 'InstanceStart' } };
 }
 
-/** The requests that configure and start a cold VM, in order. */
-export function coldBoot(vm: FirecrackerVm, spec: SandboxSpec): ApiRequest[] {
-  if (spec.network === 'scoped') throw new Error("firecracker: network 'scoped' needs a tap device routed to the egress proxy; not supported yet");
+/** The requests that configure and start a VM from cold, in order. */
+export function bootRequests(vm: FirecrackerVm): ApiRequest[] {
   return [bootSource(vm), ...drives(vm), machineConfig(vm), instanceStart()];
 }
 
-/** Pausing a booted idle guest and writing its snapshot (the warm start's source). */
+/** A run's cold boot (network `none` only: `scoped` needs a tap device, not built yet). */
+export function coldBoot(vm: FirecrackerVm, spec: SandboxSpec): ApiRequest[] {
+  if (spec.network === 'scoped') throw new Error(SCOPED_REFUSAL);
+  return bootRequests(vm);
+}
+
+export const SCOPED_REFUSAL = "firecracker: network 'scoped' needs a tap device routed to the egress proxy; not supported yet";
+
+/**
+ * Pausing a booted idle guest (the agent waiting for `go`) and writing its snapshot: the
+ * warm start's source, made on a VM's first use (snapshot.ts).
+ */
 export function snapshotCreate(snapshotPath: string, memPath: string): ApiRequest[] {
   return [
     { method: 'PATCH', path: '/vm', body: { state: 'Paused' } },
@@ -56,7 +68,11 @@ export function snapshotCreate(snapshotPath: string, memPath: string): ApiReques
   ];
 }
 
-/** Restoring it in a fresh Firecracker process; the run's disks are swapped in before resuming. */
+/**
+ * Restoring it in a fresh Firecracker process: the snapshot's drives are reopened at the
+ * paths it recorded, then the run's own disks are patched in (same capacities; the guest
+ * has not read them yet) and the VM resumes; the host then sends `go`.
+ */
 export function snapshotLoad(snapshotPath: string, memPath: string, vm: FirecrackerVm): ApiRequest[] {
   return [
     { method: 'PUT', path: '/snapshot/load', body: { snapshot_path: snapshotPath, mem_backend: { backend_type: 'File', backend_path: memPath }, enable_diff_snapshots: false, resume_vm: false } },
@@ -64,9 +80,4 @@ export function snapshotLoad(snapshotPath: string, memPath: string, vm: Firecrac
     { method: 'PATCH', path: '/drives/output', body: { drive_id: 'output', path_on_host: vm.outputDisk } },
     { method: 'PATCH', path: '/vm', body: { state: 'Resumed' } },
   ];
-}
-
-/** The jailer's argv when a jailer binary is configured (chroot, uid/gid drop, cgroups). */
-export function jailerArgs(options: { jailer: string; firecracker: string; id: string; uid: number; gid: number; chrootBase: string }): string[] {
-  return [options.jailer, '--id', options.id, '--exec-file', options.firecracker, '--uid', String(options.uid), '--gid', String(options.gid), '--chroot-base-dir', options.chrootBase, '--', '--api-sock', '/run/firecracker.socket'];
 }
