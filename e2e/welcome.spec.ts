@@ -26,8 +26,9 @@ test('a first visit starts with sample files, the welcome panel and hello.py ope
   await expect(page.getByRole('tab', { name: /^hello\.py/ })).toBeVisible({ timeout: 30_000 });
   expect((await sandboxRun(page, 'bash demo.sh | head -2')).stdout).toBe('Hello, sandbox!\nsquare of 1 is 1\n');
   expect((await sandboxRun(page, 'test -x demo.sh && grep -c Try README.md')).stdout).toBe('1\n');
-  // The first python3 of a page loads Pyodide inside the run; on a loaded machine that can
-  // pass the 30 s run limit (docs/playground.md, Not yet), so it is loaded first here.
+  // The first python3 of a page loads Pyodide inside the run (its clock stops meanwhile,
+  // docs/python.md); loaded first here, so the Run below shows its output well within the
+  // expectation's timeout on a loaded machine.
   await page.evaluate(() => (window as unknown as { airlock: { controller: { run(c: string, o: object): Promise<unknown> } } }).airlock.controller.run('python3 -c pass', { timeoutMs: 180_000 }));
   await page.locator('#run-file').click();
   await expect(terminalText(page)).toContainText('Hello from Python! 5 people in data.csv', { timeout: 60_000 });
