@@ -17,13 +17,18 @@ interface StorageView {
   caches: string[];
 }
 
-/** Every IndexedDB database, the record count of each of its stores, every Cache Storage key. */
+/**
+ * Every IndexedDB database, the record count of each of its stores, every Cache Storage key.
+ * The audit outbox (`airlock-audit`) is counted by name only: the page itself (trusted, outside
+ * the sandbox) queues its audit events there and drains it whenever its server takes them, so
+ * its count moves with the page's shipping, not with anything a guest does.
+ */
 function storageView(page: Page): Promise<StorageView> {
   return page.evaluate(async () => {
     const databases = (await indexedDB.databases()).map((d) => `${d.name}@${d.version}`).sort();
     const records: Record<string, number> = {};
     for (const info of await indexedDB.databases()) {
-      if (info.name === undefined) continue;
+      if (info.name === undefined || info.name === 'airlock-audit') continue;
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
         const request = indexedDB.open(info.name as string);
         request.onsuccess = () => resolve(request.result);

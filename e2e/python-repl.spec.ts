@@ -15,8 +15,11 @@ async function lastLine(page: Page): Promise<string> {
  * machine can take longer than the 30 s run limit: load it once with room to spare.
  */
 async function warmPython(page: Page): Promise<void> {
-  const result = await page.evaluate(() => (window as unknown as { airlock: { controller: { run(c: string, o: object): Promise<{ exitCode: number }> } } }).airlock.controller.run('python3 -c pass', { timeoutMs: 180_000 }));
-  expect(result.exitCode).toBe(0);
+  const result = await page.evaluate(async () => {
+    const run = await (window as unknown as { airlock: { controller: { run(c: string, o: object): Promise<{ exitCode: number; stderr: string; errorClass: string | null }> } } }).airlock.controller.run('python3 -c pass', { timeoutMs: 180_000 });
+    return { exitCode: run.exitCode, stderr: run.stderr, errorClass: run.errorClass };
+  });
+  expect(result.exitCode, JSON.stringify(result)).toBe(0);
 }
 
 async function waitForPrompt(page: Page, prompt = '>>>'): Promise<void> {

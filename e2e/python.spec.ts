@@ -113,7 +113,10 @@ test('on a page that is not cross-origin isolated (the embed) python3 runs inlin
   expect((await run("seq 1 100 | python3 -c 'import sys; print(sum(map(int, sys.stdin)))'")).stdout).toBe('5050\n');
   expect((await run("python3 -c 'open(\"inline.txt\", \"w\").write(\"from inline\\n\")' && cat inline.txt")).stdout).toBe('from inline\n');
   // Two interpreters that must wait at the same time cannot, inline: a clear error, no hang.
-  const both = await run("python3 -c 'import sys; print(sys.stdin.read())' | python3 -c 'import sys; print(len(sys.stdin.read()))'");
+  // The writer fills the 64 KiB pipe before the reader has read it, so one of them must wait
+  // while the other waits whichever starts first (a writer of one short line may finish before
+  // the reader starts, and then nothing waits).
+  const both = await run("python3 -c 'print(\"x\" * 200000)' | python3 -c 'import sys; print(len(sys.stdin.read()))'");
   expect(both.stderr).toContain('Resource deadlock would occur');
   expect(both.stderr).toContain('runs inline on the kernel thread here: no SharedArrayBuffer');
 });
