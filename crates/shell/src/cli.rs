@@ -111,8 +111,8 @@ pub fn run(sys: Box<dyn Sys>, args: Vec<String>) -> i32 {
 /// Runs program text to its end (or `exit`), then the EXIT trap; the exit status.
 fn run_text(shell: &mut Shell, text: &str, origin: &str) -> i32 {
     let (flow, syntax_error) = shell.run_source(text, origin, 1);
-    if syntax_error {
-        shell.status = 2;
+    if let Some(status) = syntax_error {
+        shell.status = status;
     }
     let _ = flow == Flow::Exit;
     shell.finish()

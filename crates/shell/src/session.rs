@@ -124,8 +124,8 @@ pub fn run_request(shell: &mut Shell, request: &[u8]) -> i32 {
     let command = request.get("command").and_then(Json::as_str).unwrap_or("").to_string();
     remember(shell, &command);
     let (flow, syntax_error) = shell.run_source(&command, "-c", 1);
-    if syntax_error {
-        shell.status = 2;
+    if let Some(status) = syntax_error {
+        shell.status = status;
     }
     let _ = flow == Flow::Exit;
     // A run ends like `bash -c` does: the EXIT trap runs (once; the next run starts

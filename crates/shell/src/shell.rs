@@ -267,8 +267,12 @@ impl Shell {
     // ---- running source text ---------------------------------------------------------------
 
     /// Runs program text command by command. A syntax error is reported with `origin` and
-    /// gives status 2 (the caller decides whether that ends the shell).
-    pub fn run_source(&mut self, source: &str, origin: &str, first_line: u32) -> (Flow, bool) {
+    /// ends the text; the second value is then the status it leaves at the top level of
+    /// `bash -c`, a script or the session (the caller decides whether that ends the shell,
+    /// and `eval` and `source` use their own): 2, except for an error inside `[[ ]]`, after
+    /// which bash 5.2 keeps the status of the last command that ran (its cond parser
+    /// reports the error itself and the grammar never sees a syntax error).
+    pub fn run_source(&mut self, source: &str, origin: &str, first_line: u32) -> (Flow, Option<i32>) {
         let aliases = self.aliases.clone();
         let lookup = move |name: &str| -> Option<String> {
             if aliases.enabled.get() {
@@ -283,12 +287,13 @@ impl Shell {
             self.aliases.enabled.set(self.options.shopt(Shopt::ExpandAliases));
             let list = match parser.next_command() {
                 Ok(Some(list)) => list,
-                Ok(None) => return (Flow::Normal, false),
+                Ok(None) => return (Flow::Normal, None),
                 Err(error) => {
                     self.lineno = error.line;
                     self.report_syntax_error(origin, &error);
+                    let status = if let ErrorKind::Conditional(_) = error.kind { self.status } else { 2 };
                     self.status = 2;
-                    return (Flow::Normal, true);
+                    return (Flow::Normal, Some(status));
                 }
             };
             if self.options.get(crate::options::Opt::Noexec) {
@@ -298,20 +303,20 @@ impl Shell {
                 Flow::Normal => {}
                 Flow::Abort => {
                     if self.mode == Mode::Child && self.subshell_level > 0 && origin.is_empty() {
-                        return (Flow::Exit, false);
+                        return (Flow::Exit, None);
                     }
                     if self.discarding && self.nesting > 0 {
-                        return (Flow::Abort, false);
+                        return (Flow::Abort, None);
                     }
                     self.discarding = false;
                 }
                 // `eval break` and a sourced `continue` act on the loop around them.
-                flow @ (Flow::Break(_) | Flow::Continue(_)) if self.nesting > 0 => return (flow, false),
+                flow @ (Flow::Break(_) | Flow::Continue(_)) if self.nesting > 0 => return (flow, None),
                 Flow::Break(_) | Flow::Continue(_) => {}
-                other => return (other, false),
+                other => return (other, None),
             }
             if self.cancelled.is_some() {
-                return (Flow::Exit, false);
+                return (Flow::Exit, None);
             }
         }
     }

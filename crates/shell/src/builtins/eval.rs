@@ -12,7 +12,7 @@ pub fn eval(shell: &mut Shell, args: &[String]) -> Flow {
     shell.status = 0;
     let line = shell.lineno;
     let (flow, syntax_error) = shell.run_source(&text, "eval", line);
-    if syntax_error {
+    if syntax_error.is_some() {
         shell.status = 2;
     }
     flow

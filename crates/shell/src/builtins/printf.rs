@@ -92,9 +92,12 @@ impl<'a, 's> Formatter<'a, 's> {
         arg
     }
 
+    /// A message on stderr. bash's stdout is line-buffered (`sh_setlinebuf`), so the
+    /// complete lines printed so far go out before the message and a partial line after it.
     fn warn(&mut self, message: &str) {
-        if self.streaming && !self.out.is_empty() {
-            let pending = std::mem::take(&mut self.out);
+        let complete = if self.streaming { self.out.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) } else { 0 };
+        if complete > 0 {
+            let pending: Vec<u8> = self.out.drain(..complete).collect();
             if !write_out(self.shell, "printf", &pending) {
                 self.status = 1;
                 self.stop = true;

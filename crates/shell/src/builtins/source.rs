@@ -31,7 +31,7 @@ pub fn source(shell: &mut Shell, args: &[String]) -> Flow {
     if let Some(positional) = saved_positional {
         shell.positional = positional;
     }
-    if syntax_error {
+    if syntax_error.is_some() {
         shell.status = 1;
     }
     match flow {

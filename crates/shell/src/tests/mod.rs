@@ -55,8 +55,8 @@ pub fn shell_on(world: &Rc<RefCell<World>>, stdin: &str) -> Shell {
 pub fn run_in(world: &Rc<RefCell<World>>, script: &str, stdin: &str) -> Outcome {
     let mut shell = shell_on(world, stdin);
     let (_, syntax_error) = shell.run_source(script, "-c", 1);
-    if syntax_error {
-        shell.status = 2;
+    if let Some(status) = syntax_error {
+        shell.status = status;
     }
     let status = shell.finish();
     let mut w = world.borrow_mut();
