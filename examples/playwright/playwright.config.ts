@@ -1,10 +1,12 @@
 import { defineConfig } from '@playwright/test';
+import type { AirlockOptions } from 'airlock/playwright';
 
 // The Airlock server (for the embedded sandbox) and the app under test, both on 127.0.0.1.
 const airlockPort = Number(process.env.AIRLOCK_PORT ?? 4208);
 const appPort = Number(process.env.APP_PORT ?? 4209);
 
-export default defineConfig({
+// The type parameter lets `use` carry airlock/playwright's options (airlockUrl, sandboxOptions).
+export default defineConfig<AirlockOptions>({
   testDir: 'tests',
   timeout: 60_000,
   use: {
