@@ -32,6 +32,8 @@ export interface ServerConfig {
     responseBytes: number;
     /** Largest request (hop envelope and body) a page may send. */
     requestBytes: number;
+    /** Longest one hop may take upstream, from the request to the end of the response body (ms). */
+    hopTimeoutMs: number;
   };
   audit: {
     /** The audit log (hash-chained JSONL, docs/audit.md); without one, events are kept in memory only. */
@@ -114,7 +116,7 @@ export function defaultConfig(): ServerConfig {
   return {
     server: { host: '127.0.0.1', port: 4173, web: 'dist/web', shutdownMs: 10_000 },
     log: { level: 'info' },
-    network: { allowedHosts: [], blockedHosts: [], responseBytes: DEFAULT_LIMITS.networkResponseBytes, requestBytes: 16 * 1024 * 1024 },
+    network: { allowedHosts: [], blockedHosts: [], responseBytes: DEFAULT_LIMITS.networkResponseBytes, requestBytes: 16 * 1024 * 1024, hopTimeoutMs: 120_000 },
     audit: { maxBytes: 64 * 1024 * 1024, memoryEvents: 100_000 },
     mcp: { maxSessions: MCP_LIMITS.maxSessions, idleMs: MCP_LIMITS.idleMs },
     extensions: { hosted: [] },
@@ -171,6 +173,7 @@ export const CONFIG_SCHEMA = {
         dnsServers: hostList,
         responseBytes: { type: 'integer', minimum: 1 },
         requestBytes: { type: 'integer', minimum: 1 },
+        hopTimeoutMs: { type: 'integer', minimum: 1 },
       },
     },
     audit: {

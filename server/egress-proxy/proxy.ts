@@ -17,6 +17,7 @@ import { Agent, request as undiciRequest } from 'undici';
 import { canonicalHost } from '../../src/host/network/address.js';
 import { nodeResolver, pinnedLookup } from '../../src/host/network/node-network.js';
 import { BODY_UNKNOWN, decide, type Decision, type NetworkPolicy } from '../../src/host/network/policy.js';
+import { REQUEST_HEADER_BYTES } from '../../src/host/network/request-headers.js';
 import { scrubStream } from '../../src/host/network/scrub-stream.js';
 import { scrubText, secretHeaders, withSecrets } from '../../src/host/network/secrets.js';
 import { createEphemeralCa } from './ca.js';
@@ -44,7 +45,7 @@ export const DEFAULT_PROXY_LIMITS: Readonly<ProxyLimits> = Object.freeze({
   connections: 64,
   idleMs: 30_000,
   totalMs: 300_000,
-  headerBytes: 32 * 1024,
+  headerBytes: REQUEST_HEADER_BYTES,
 });
 
 /** One decision of the proxy, for the audit hook (no headers, no bodies, never a secret). */

@@ -18,6 +18,7 @@ import { secretPlaceholders } from './network/secrets.js';
 import type { NetRequest } from '../protocol/network.js';
 import { RunOutput } from './run-output.js';
 import { SessionAudit, auditUrl, newSessionId } from './audit/session-audit.js';
+import { reportFields, type DecisionReport } from './network/decision-report.js';
 import type { MountSource, OsIsolation, RunOptions, RunResult, SandboxOptions, SessionState } from './types.js';
 import type { NetworkPolicy } from './network/policy.js';
 import { ExtensionHost } from './extensions/extension-host.js';
@@ -275,8 +276,7 @@ export class Sandbox {
     const runId = this.activeRunId ?? null;
     const onDecision = !this.audit.enabled
       ? undefined
-      : (method: string, url: URL, decision: { allowed: boolean; reason?: string }): void =>
-          this.audit.emit({ type: 'network.decision', runId, enforcer: 'host', method, url: auditUrl(url), host: url.hostname, allowed: decision.allowed, reason: decision.allowed ? null : (decision.reason ?? null) });
+      : (method: string, url: URL, report: DecisionReport): void => this.audit.emit({ type: 'network.decision', runId, enforcer: 'host', method, url: auditUrl(url), host: url.hostname, ...reportFields(report) });
     const { head, body } = await performRequest(request, this.networkPolicy(), this.limits.networkResponseBytes, this.platform.network, onDecision);
     try {
       await connection.api.netHead(id, head);

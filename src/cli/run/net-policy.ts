@@ -4,6 +4,7 @@
 
 import { POLICY_SCHEMA } from '../../host/network/policy-schema.js';
 import type { NetworkPolicy } from '../../host/network/policy.js';
+import { describeReport, type DecisionReport } from '../../host/network/decision-report.js';
 import type { AuditEvent } from '../../protocol/audit/schema.js';
 import { checkWith, compileSchema, fileLayer } from '../../../server/config/load.js';
 
@@ -23,6 +24,8 @@ export function runPolicy(options: { net: string[]; netMode?: 'strict' | 'open';
 export function netLogger(write: (line: string) => void): (event: AuditEvent) => void {
   return (event) => {
     if (event.type !== 'network.decision') return;
-    write(`airlock: net: ${event.allowed ? 'allowed' : 'refused'} ${event.method} ${event.url}${event.allowed ? '' : `: ${event.reason ?? ''}`}\n`);
+    const { allowed, rule, exception, status, bytes, durationMs } = event;
+    const report: DecisionReport = { allowed, rule: rule ?? '(unknown)', ...(event.reason === null ? {} : { reason: event.reason }), ...(exception === undefined ? {} : { exception }), ...(status === undefined ? {} : { status }), ...(bytes === undefined ? {} : { bytes }), ...(durationMs === undefined ? {} : { durationMs }) };
+    write(`airlock: net: ${describeReport(event.method, event.url, report)}\n`);
   };
 }

@@ -52,8 +52,9 @@ describe('airlock run --net', () => {
   it('reaches what --net allows and logs every decision with --net-log', async () => {
     const result = await cli(['run', '--net', `127.0.0.1:${port}`, '--net-log', '-c', `curl -s http://127.0.0.1:${port}/; curl -s http://elsewhere.test/; echo " $?"`]);
     expect(result.stdout).toBe('hello 7\n');
-    expect(result.stderr).toContain(`airlock: net: allowed GET http://127.0.0.1:${port}/\n`);
-    expect(result.stderr).toContain('airlock: net: refused GET http://elsewhere.test/: elsewhere.test is not in network.allowedHosts\n');
+    // The rule that decided, the exact host:port entry that opened loopback, and how the request went.
+    expect(result.stderr).toMatch(new RegExp(`airlock: net: allowed GET http://127\\.0\\.0\\.1:${port}/ \\(rule allowedHosts:127\\.0\\.0\\.1:${port}, loopback/private exception 127\\.0\\.0\\.1:${port}\\) status 200, 5 bytes, \\d+ ms\n`));
+    expect(result.stderr).toContain('airlock: net: refused GET http://elsewhere.test/ (rule allowedHosts): elsewhere.test is not in network.allowedHosts\n');
   });
 
   it('reads a policy file and stops at a bad one, naming file, line and reason', async () => {

@@ -64,8 +64,14 @@ describe('network from inside the sandbox', () => {
   let server: Server;
   let base: string;
   let port = 0;
+  let other: Server;
+  let otherPort = 0;
 
   beforeAll(async () => {
+    // Another host (port) that tells which of the sandbox's credentials reached it.
+    other = createServer((req, res) => res.end(`auth=${req.headers.authorization ?? '-'} cookie=${req.headers.cookie ?? '-'} keep=${req.headers['x-keep'] ?? '-'}`));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    otherPort = (other.address() as { port: number }).port;
     server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -74,6 +80,7 @@ describe('network from inside the sandbox', () => {
         else if (req.url === '/echo') res.end(Buffer.concat(chunks));
         else if (req.url === '/redirect') res.writeHead(302, { Location: '/hello' }).end();
         else if (req.url === '/away') res.writeHead(302, { Location: 'http://outside.test/' }).end();
+        else if (req.url === '/other') res.writeHead(302, { Location: `http://127.0.0.1:${otherPort}/landed` }).end();
         else if (req.url === '/big') res.end(Buffer.alloc(200_000, 'x'));
         else res.writeHead(404).end('no');
       });
@@ -85,6 +92,7 @@ describe('network from inside the sandbox', () => {
 
   afterAll(() => {
     server.close();
+    other.close();
     drainWarmPool();
   });
 
@@ -107,6 +115,21 @@ describe('network from inside the sandbox', () => {
     expect(away.exitCode).toBe(7);
     expect(away.stdout).toContain('outside.test is not in network.allowedHosts');
     await open.destroy();
+  });
+
+  it("drops the sandbox's own Authorization and Cookie on a redirect to another host, and keeps the rest", async () => {
+    const sandbox = await Sandbox.create({ network: { allowedHosts: [`127.0.0.1:${port}`, `127.0.0.1:${otherPort}`] } });
+    const headers = `-H 'Authorization: Bearer mine' -H 'Cookie: session=mine' -H 'X-Keep: kept'`;
+    expect((await sandbox.run(`curl -s ${headers} http://127.0.0.1:${otherPort}/`)).stdout).toBe('auth=Bearer mine cookie=session=mine keep=kept');
+    expect((await sandbox.run(`curl -sL ${headers} ${base}/other`)).stdout).toBe('auth=- cookie=- keep=kept');
+    await sandbox.destroy();
+  });
+
+  it('refuses huge request headers before sending them, naming the limit', async () => {
+    const sandbox = await Sandbox.create({ network: { allowedHosts: [`127.0.0.1:${otherPort}`] } });
+    const result = await sandbox.run(`curl -sS -H "X-Huge: $(printf '%040000d' 0)" http://127.0.0.1:${otherPort}/; echo " $?"`);
+    expect(result.stdout + result.stderr).toMatch(/the request headers are 40\d{3} bytes, more than the limit of 32768 bytes/);
+    await sandbox.destroy();
   });
 
   it('caps response bodies at networkResponseBytes', async () => {

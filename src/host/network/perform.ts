@@ -4,7 +4,9 @@
 // server's gateway), and never follows redirects on its own.
 
 import type { NetFailure, NetHead, NetRequest } from '../../protocol/network.js';
+import type { DecisionReport } from './decision-report.js';
 import { decide, type NetworkPolicy, type Resolver } from './policy.js';
+import { requestHeadersProblem } from './request-headers.js';
 import { scrub, scrubText, secretHeaders, withSecrets } from './secrets.js';
 import { readCapped } from '../read-capped.js';
 
@@ -50,10 +52,12 @@ class NetError extends Error {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Told of every hop's decision (the audit hook): the method, the URL and the verdict. */
-export type DecisionListener = (method: string, url: URL, decision: { allowed: boolean; reason?: string }) => void;
+/**
+ * Told of every hop's decision (the audit hook): the method, the URL and the report — a
+ * refusal at once; an allowed hop once it is over, with its status, bytes and time.
+ */
+export type DecisionListener = (method: string, url: URL, report: DecisionReport) => void;
 
 export async function performRequest(request: NetRequest, policy: NetworkPolicy | undefined, responseBytes: number, platform: NetworkPlatform, onDecision?: DecisionListener): Promise<Performed> {
   try {
@@ -81,23 +85,45 @@ async function perform(request: NetRequest, policy: NetworkPolicy | undefined, r
   } catch {
     throw new NetError('bad-url', `malformed URL: ${request.url}`);
   }
-  const invalid = request.headers.find(([name, value]) => !HEADER_NAME.test(name) || /[\r\n\0]/.test(value));
-  if (invalid !== undefined) throw new NetError('failed', `invalid request header ${JSON.stringify(invalid[0].slice(0, 100))}: a name must be a token and a value must not hold CR, LF or NUL`);
+  const problem = requestHeadersProblem(request.headers);
+  if (problem !== undefined) throw new NetError('failed', problem);
   let method = request.method.toUpperCase();
   let body = request.body;
   let headers = request.headers;
   for (let hop = 0; ; hop++) {
     const decision = await decide(policy, method, url, platform.resolve, body);
-    onDecision?.(method, url, decision);
     if (!decision.allowed) {
+      onDecision?.(method, url, { allowed: false, reason: decision.reason, rule: decision.rule });
       if (decision.failure === 'resolve') throw new NetError('resolve', decision.reason);
       throw new NetError('refused', `refused by the sandbox's network policy: ${decision.reason}`);
     }
+    const started = performance.now();
+    const hopUrl = url;
+    const hopMethod = method;
+    const report = (outcome: { status?: number; bytes?: number; error?: unknown }): void =>
+      onDecision?.(hopMethod, hopUrl, {
+        allowed: true,
+        rule: decision.rule,
+        ...(decision.exception === undefined ? {} : { exception: decision.exception }),
+        ...(outcome.status === undefined ? {} : { status: outcome.status }),
+        ...(outcome.bytes === undefined ? {} : { bytes: outcome.bytes }),
+        durationMs: performance.now() - started,
+        ...(outcome.error === undefined ? {} : { reason: outcome.error instanceof Error ? outcome.error.message : String(outcome.error) }),
+      });
     // Secrets are added per hop, only for the hosts they are bound to (never carried along a redirect).
     const sent = withSecrets(headers, secretHeaders(policy?.secrets, url, { webSearch: policy?.webSearch }));
-    const response = await platform.hop({ method, url: url.href, headers: sent, body, signal, addresses: decision.addresses });
+    let response: HopResponse;
+    try {
+      response = await platform.hop({ method, url: url.href, headers: sent, body, signal, addresses: decision.addresses });
+    } catch (error) {
+      report({ error });
+      throw error;
+    }
     const location = response.headers.find(([name]) => name.toLowerCase() === 'location')?.[1];
     if (request.followRedirects && REDIRECTS.has(response.status) && location !== undefined) {
+      // The redirect's own body is not read: the hop is over with its status.
+      void response.body?.cancel().catch(() => undefined);
+      report({ status: response.status, bytes: 0 });
       if (hop >= request.maxRedirects) throw new NetError('too-many-redirects', `more than ${request.maxRedirects} redirects`);
       const next = new URL(location, url);
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
@@ -109,7 +135,15 @@ async function perform(request: NetRequest, policy: NetworkPolicy | undefined, r
       url = next;
       continue;
     }
-    const content = scrub(policy?.secrets, await readCapped(response.body, responseBytes, () => new NetError('too-large', `the response is larger than networkResponseBytes (${responseBytes} bytes)`)));
+    let raw: Uint8Array;
+    try {
+      raw = await readCapped(response.body, responseBytes, () => new NetError('too-large', `the response is larger than networkResponseBytes (${responseBytes} bytes)`));
+    } catch (error) {
+      report({ status: response.status, error });
+      throw error;
+    }
+    report({ status: response.status, bytes: raw.length });
+    const content = scrub(policy?.secrets, raw);
     const responseHeaders = response.headers.map(([name, value]): [string, string] => [name, scrubText(policy?.secrets, value)]);
     return {
       head: { ok: true, status: response.status, statusText: response.statusText, url: url.href, headers: responseHeaders },

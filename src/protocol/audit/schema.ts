@@ -84,7 +84,7 @@ export const AUDIT_EVENT_TYPES = {
   'network.decision': {
     summary: 'a network request (one hop) was allowed or refused by a policy',
     refusal: false,
-    fields: { runId: 'int|null', enforcer: 'string', method: 'string', url: 'string', host: 'string', allowed: 'boolean', reason: 'string|null' },
+    fields: { runId: 'int|null', enforcer: 'string', method: 'string', url: 'string', host: 'string', allowed: 'boolean', reason: 'string|null', rule: 'string?', exception: 'string?', status: 'int?', bytes: 'int?', durationMs: 'number?' },
   },
 
   // ---- persistence (source: host) -------------------------------------------------------
