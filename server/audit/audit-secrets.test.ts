@@ -40,13 +40,20 @@ function capture(fd: unknown, data: unknown): void {
 beforeAll(async () => {
   // pino (Fastify's logger) writes with fs.write(Sync) on fd 1; console and others through
   // process.stdout / stderr. Every path is recorded and passed on.
-  const writeSync = fs.writeSync.bind(fs);
-  const write = fs.write.bind(fs);
-  vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: never, ...rest: never[]) => (capture(fd, data), writeSync(fd, data, ...rest))) as typeof fs.writeSync);
-  vi.spyOn(fs, 'write').mockImplementation(((fd: number, data: never, ...rest: never[]) => (capture(fd, data), write(fd, data, ...rest))) as typeof fs.write);
-  for (const stream of [process.stdout, process.stderr]) {
-    const original = stream.write.bind(stream);
-    vi.spyOn(stream, 'write').mockImplementation(((chunk: never, ...rest: never[]) => (capture(stream === process.stdout ? 1 : 2, chunk), original(chunk, ...rest))) as typeof stream.write);
+  // Overloaded signatures: wrapped as plain functions of their arguments.
+  type Loose = (...args: unknown[]) => unknown;
+  const wrap = (original: Loose, fdOf: (args: unknown[]) => unknown, dataAt: number): Loose => (...args) => {
+    capture(fdOf(args), args[dataAt]);
+    return original(...args);
+  };
+  // (The originals are taken before spyOn replaces them.)
+  const writeSync = wrap(fs.writeSync.bind(fs) as Loose, (args) => args[0], 1);
+  const write = wrap(fs.write.bind(fs) as Loose, (args) => args[0], 1);
+  vi.spyOn(fs, 'writeSync').mockImplementation(writeSync as typeof fs.writeSync);
+  vi.spyOn(fs, 'write').mockImplementation(write as typeof fs.write);
+  for (const [stream, fd] of [[process.stdout, 1], [process.stderr, 2]] as const) {
+    const streamWrite = wrap(stream.write.bind(stream) as Loose, () => fd, 0);
+    vi.spyOn(stream, 'write').mockImplementation(streamWrite as typeof stream.write);
   }
 
   dir = await mkdtemp(join(tmpdir(), 'airlock-audit-secrets-'));
