@@ -53,8 +53,10 @@ export class LineBuffer {
   length = 0;
   /** The digest of the last line appended, reused for every line. */
   private readonly digest = new Uint8Array(32);
-  /** The last line's hash: as the string returned, and as its 64 hex digits. */
+  /** The last line's hash as the string returned, and where its 64 hex digits are. */
   private lastHash = '';
+  /** Offset of the last hash's digits in `bytes`, or -1 after take() (then in lastHashDigits). */
+  private lastHashAt = -1;
   private readonly lastHashDigits = new Uint8Array(64);
 
   /** Appends the line at `head` carrying `eventJson` (a JSON object without newlines); returns its hash. */
@@ -69,7 +71,8 @@ export class LineBuffer {
     bytes.set(PREV_PREFIX_BYTES, at);
     at += PREV_PREFIX_BYTES.length;
     if (head.prev === this.lastHash) {
-      bytes.set(this.lastHashDigits, at);
+      if (this.lastHashAt >= 0) bytes.copyWithin(at, this.lastHashAt, this.lastHashAt + 64);
+      else bytes.set(this.lastHashDigits, at);
       at += 64;
     } else {
       at += encoder.encodeInto(head.prev, bytes.subarray(at)).written;
@@ -91,17 +94,24 @@ export class LineBuffer {
     bytes[at++] = 0x7d; // }
     bytes[at++] = 0x0a; // \n
     this.length = at;
-    const digits = bytes.subarray(hashAt, hashAt + 64);
-    this.lastHashDigits.set(digits);
-    this.lastHash = ASCII.decode(digits);
+    this.lastHashAt = hashAt;
+    this.lastHash = ASCII.decode(bytes.subarray(hashAt, hashAt + 64));
     return this.lastHash;
   }
 
   /** The bytes appended since the last take(), and a fresh start. */
   take(): Uint8Array {
     const taken = this.bytes.slice(0, this.length);
+    this.keepLastHash();
     this.length = 0;
     return taken;
+  }
+
+  /** Copies the last hash's digits out of the buffer before its bytes are reused. */
+  private keepLastHash(): void {
+    if (this.lastHashAt < 0) return;
+    this.lastHashDigits.set(this.bytes.subarray(this.lastHashAt, this.lastHashAt + 64));
+    this.lastHashAt = -1;
   }
 
   private reserve(more: number): void {

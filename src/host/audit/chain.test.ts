@@ -44,17 +44,20 @@ async function setLines(list: string[], file = path): Promise<void> {
 
 describe('the line layout', () => {
   // LineBuffer writes a line piece by piece into its buffer; this is the documented layout
-  // built the plain way, for lines that follow each other, that start from a head it did not
-  // write, with large n, and with non-ASCII events.
+  // built the plain way, for lines that follow each other (within a batch and across take()),
+  // that start from a head it did not write, with large n, and with non-ASCII events.
   it('is exactly {"n":…,"prev":"…","event":…,"hash":"<BLAKE3 of what precedes it>"}', () => {
     const buffer = new LineBuffer();
     const expected: string[] = [];
+    let written = '';
     let head = { next: 0, prev: GENESIS_PREV };
-    const heads = [0, 1, 9, 10, 99, 12345, 2 ** 53 - 2];
+    const heads = [0, 1, 2, 9, 10, 11, 99, 12345, 12346, 2 ** 53 - 2];
     for (const [index, next] of heads.entries()) {
-      // Every other line continues from the buffer's last hash; the rest from a foreign head.
-      if (index % 2 === 1) head = { next, prev: blake3Hex(`elsewhere ${index}`) };
+      // Most lines continue from the buffer's last hash; every third from a foreign head.
+      if (index % 3 === 1) head = { next, prev: blake3Hex(`elsewhere ${index}`) };
       else head = { next, prev: head.prev };
+      // A batch taken mid-way: the next line's prev comes from the hash kept aside.
+      if (index === 3 || index === 8) written += new TextDecoder().decode(buffer.take());
       const eventJson = JSON.stringify({ ...event(index), tool: index % 3 === 0 ? `outil-é-${'€'.repeat(index)}-😀` : 'ls' });
       const body = `{"n":${head.next},"prev":"${head.prev}","event":${eventJson}`;
       const hash = buffer.append(head, eventJson);
@@ -62,8 +65,20 @@ describe('the line layout', () => {
       expected.push(`${body},"hash":"${hash}"}\n`);
       head = { next: head.next + 1, prev: hash };
     }
-    expect(new TextDecoder().decode(buffer.take())).toBe(expected.join(''));
+    written += new TextDecoder().decode(buffer.take());
+    expect(written).toBe(expected.join(''));
     expect(buffer.length).toBe(0);
+  });
+
+  it('refuses a line over 1 MiB (ETOOLONG) and chains the next one from the last good line', async () => {
+    const log = await ChainLog.open(path, { signer });
+    log.append(event(0));
+    expect(() => log.append(event(1, { tool: 'x'.repeat(1024 * 1024) }))).toThrow(ChainLogError);
+    expect(log.append(event(2)).n).toBe(2);
+    await log.close();
+    const report = await verifyAuditLog(path, { verifiers, schema: true });
+    expect(report.problem).toBeUndefined();
+    expect(report.lines).toBe(3);
   });
 });
 
