@@ -24,9 +24,25 @@ export class SandboxBackendUnavailable extends SandboxError {
   constructor(
     readonly backend: string,
     readonly reasons: string[],
+    code = 'EUNAVAILABLE',
   ) {
-    super('EUNAVAILABLE', `backend ${backend} cannot run here: ${reasons.join('; ')}`);
+    super(code, `backend ${backend} cannot run here: ${reasons.join('; ')}`);
     this.name = 'SandboxBackendUnavailable';
+  }
+}
+
+/**
+ * The backend's guest image is not there (not built yet, or built for another recipe): an
+ * unreachable backend of its own kind, since the remedy is a build, not a different host.
+ */
+export class SandboxImageUnavailable extends SandboxBackendUnavailable {
+  constructor(
+    backend: string,
+    readonly image: string,
+    reason: string,
+  ) {
+    super(backend, [reason], 'EIMAGE');
+    this.name = 'SandboxImageUnavailable';
   }
 }
 

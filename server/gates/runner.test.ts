@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteOptions, SandboxClient, SandboxHealth, SandboxRun, SandboxSpec } from '../backends/contract.js';
 import { runOnDisk } from '../../tests/helpers/sandbox-run.js';
 import { SandboxBackendUnavailable, SandboxRunFailed } from '../backends/errors.js';
+import { QemuSandboxClient } from '../backends/qemu/qemu-client.js';
 import { WasmSandboxClient } from '../backends/wasm/wasm-client.js';
 import { parseGate, type GateDefinition } from './catalog.js';
 import { readLedger } from './ledger.js';
@@ -156,6 +157,55 @@ describe('GateRunner', () => {
     const retried = gate('requiredSignals: [tests]\nretry: { maxAttempts: 2, timeoutRetryable: true }\nspec:\n  timeBudgetSeconds: 1\n  phases: [{ name: test, command: test }]\n');
     const again = await new GateRunner({ gate: retried, workspace, client: new WasmSandboxClient(), gatesDir: join(root, 'gates') }).run();
     expect(again.attempts).toHaveLength(2);
+  });
+
+  it('failure table: a failed build is retryable and the next attempt rebuilds the regenerated workspace', async () => {
+    writeFileSync(join(workspace, '.airlock/gate.yaml'), 'build: "test -f fixed.h || { echo \\"main.c:1: error: fixed.h: No such file\\" >&2; exit 2; }; echo built"\n');
+    const buildGate = gate('requiredSignals: [build]\nretry: { retryable: [build] }\nspec:\n  timeBudgetSeconds: 20\n  phases: [{ name: build, command: build }]\n');
+    const outcome = await new GateRunner({
+      gate: buildGate, workspace, client: new WasmSandboxClient(), gatesDir: join(root, 'gates'),
+      regenerate: async (context) => writeFileSync(join(context.workspace, 'fixed.h'), '#define FIXED 1\n'),
+    }).run();
+    expect([outcome.outcome, outcome.exitCode, outcome.attempts.length]).toEqual(['passed', 0, 2]);
+    const [first, second] = outcome.attempts;
+    expect(first).toMatchObject({ passed: false, retryable: true, failureSummary: 'build: build exited 2: main.c:1: error: fixed.h: No such file' });
+    expect(second?.signals).toEqual(['build:passed']);
+    // Each attempt is its own sandbox run: the second built again, from the fixed workspace.
+    expect(second?.sandboxRunId).not.toBe(first?.sandboxRunId);
+    const rebuilt = JSON.parse(readFileSync(join(outcome.runDir, 'sandbox', second?.sandboxRunId ?? '', 'run.json'), 'utf8')) as SandboxRun;
+    expect(rebuilt.phases.map((phase) => [phase.name, phase.exitCode])).toEqual([['build', 0]]);
+    expect(readFileSync(rebuilt.phases[0]?.stdoutPath ?? '', 'utf8')).toBe('built\n');
+  });
+
+  it('failure table: a flaky test fails attempt 1; attempt 2 runs the more verbose command and passes', async () => {
+    // unittest (tests/test*.py); the "flake" is the attempt number the gate gives every attempt.
+    mkdirSync(join(workspace, 'tests'));
+    writeFileSync(join(workspace, 'tests/testflaky.py'), 'import os, unittest\n\nclass Flaky(unittest.TestCase):\n    def test_timing(self):\n        self.assertNotEqual(os.environ.get("AIRLOCK_GATE_ATTEMPT"), "1")\n');
+    const flaky = gate('requiredSignals: [tests]\nspec:\n  timeBudgetSeconds: 30\n  phases: [{ name: test, command: test }]\nattempts:\n  "2": { env: { AIRLOCK_GATE_VERBOSE: "1" } }\n');
+    const outcome = await new GateRunner({ gate: flaky, workspace, client: new WasmSandboxClient(), gatesDir: join(root, 'gates') }).run();
+    expect([outcome.outcome, outcome.attempts.map((a) => a.passed)]).toEqual(['passed', [false, true]]);
+    expect(outcome.attempts[0]?.retryable).toBe(true);
+    const runOf = (index: number): SandboxRun => JSON.parse(readFileSync(join(outcome.runDir, 'sandbox', outcome.attempts[index]?.sandboxRunId ?? '', 'run.json'), 'utf8')) as SandboxRun;
+    expect(runOf(0).spec.phases[0]?.argv).toEqual(['python3', '-m', 'unittest', 'discover', '-s', 'tests', '-q']);
+    expect(runOf(1).spec.phases[0]?.argv).toEqual(['python3', '-m', 'unittest', 'discover', '-s', 'tests', '-v']);
+    expect(runOf(1).spec.env).toMatchObject({ AIRLOCK_GATE_VERBOSE: '1', AIRLOCK_GATE_ATTEMPT: '2' });
+    // -v names every test as it runs.
+    expect(readFileSync(runOf(1).phases[0]?.stderrPath ?? '', 'utf8')).toMatch(/test_timing \(testflaky\.Flaky\.test_timing\) \.\.\. ok|test_timing \(testflaky\.Flaky\) \.\.\. ok/);
+  });
+
+  it('failure table: a guest image that is not there is its own failure (exit 1, not retried), naming the build', async () => {
+    writeFileSync(join(workspace, '.airlock/gate.yaml'), 'test: "true"\n');
+    const previous = process.env.AIRLOCK_VM_CACHE;
+    process.env.AIRLOCK_VM_CACHE = join(root, 'empty-vm-cache');
+    try {
+      const outcome = await new GateRunner({ gate: TESTS_GATE, workspace, client: new QemuSandboxClient(), gatesDir: join(root, 'gates') }).run();
+      expect([outcome.outcome, outcome.exitCode, outcome.attempts.length]).toEqual(['failed', 1, 1]);
+      expect(outcome.attempts[0]?.retryable).toBe(false);
+      expect(outcome.reason).toMatch(/^image unavailable: backend qemu cannot run here: the guest image [0-9a-f]{16} is not built \(run: node --import tsx server\/backends\/qemu\/build-image\.ts\)$/);
+    } finally {
+      if (previous === undefined) delete process.env.AIRLOCK_VM_CACHE;
+      else process.env.AIRLOCK_VM_CACHE = previous;
+    }
   });
 
   it('an unreachable backend fails the gate at once (exit 1); a run that dies counts as an attempt and is retried', async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuditDraft } from '../../src/protocol/audit/schema.js';
 import type { SandboxClient, SandboxRun, SandboxSpec } from '../backends/contract.js';
-import { SandboxBackendUnavailable, SandboxError, SandboxRunFailed } from '../backends/errors.js';
+import { SandboxBackendUnavailable, SandboxError, SandboxImageUnavailable, SandboxRunFailed } from '../backends/errors.js';
 import type { GateDefinition } from './catalog.js';
 import { StrictAndGate, type GateVerdict } from './gate.js';
 import { AttemptLedger, LEDGER_FILE, type AttemptRecord } from './ledger.js';
@@ -167,7 +167,8 @@ export class GateRunner {
     } catch (error) {
       if (!(error instanceof SandboxError)) throw error;
       const unreachable = error instanceof SandboxBackendUnavailable;
-      const summary = `${unreachable ? 'backend unreachable' : 'sandbox run failed'}: ${error.message}`;
+      const what = error instanceof SandboxImageUnavailable ? 'image unavailable' : unreachable ? 'backend unreachable' : 'sandbox run failed';
+      const summary = `${what}: ${error.message}`;
       const verdict: GateVerdict = { passed: false, retryable: error instanceof SandboxRunFailed, summary, failed: [], missing: [...gate.requiredSignals] };
       return { run: null, spec, signals: [], verdict, operatorFailure: unreachable || !(error instanceof SandboxRunFailed) ? summary : null };
     }

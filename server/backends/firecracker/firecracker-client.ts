@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { ExecuteOptions, SandboxClient, SandboxHealth, SandboxRun, SandboxSpec } from '../contract.js';
 import { CopyOutWriter } from '../copy-out.js';
-import { SandboxBackendUnavailable, SandboxRunFailed, SandboxSpecError } from '../errors.js';
+import { SandboxBackendUnavailable, SandboxImageUnavailable, SandboxRunFailed, SandboxSpecError } from '../errors.js';
 import { createRunDir, defaultGatesDir, writeRunRecord, writeTrace } from '../run-dir.js';
 import { findImage, type ImagePaths } from '../qemu/image.js';
 import { writePlan } from '../qemu/plan.js';
@@ -93,10 +93,10 @@ export class FirecrackerSandboxClient implements SandboxClient {
   }
 
   async execute(spec: SandboxSpec, options: ExecuteOptions = {}): Promise<SandboxRun> {
+    const image = findImage();
+    if ('missing' in image) throw new SandboxImageUnavailable('firecracker', image.paths.key, image.missing);
     const probe = this.probe();
     if (probe.reasons.length > 0 || probe.binary === null) throw new SandboxBackendUnavailable('firecracker', probe.reasons);
-    const image = findImage();
-    if ('missing' in image) throw new SandboxBackendUnavailable('firecracker', [image.missing]);
     return executeOn({
       binary: probe.binary, version: probe.version, jailer: probe.jailer.config, image: image.paths, warm: this.options.warm !== false, host: this.host,
       runsDir: options.runsDir ?? this.options.runsDir ?? join(defaultGatesDir(), 'sandbox-runs'),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { GATE_LIMITS } from '../../../src/protocol/limits.js';
 import type { ExecuteOptions, SandboxClient, SandboxHealth, SandboxRun, SandboxSpec } from '../contract.js';
 import { CopyOutWriter } from '../copy-out.js';
-import { SandboxBackendUnavailable, SandboxRunFailed, SandboxSpecError } from '../errors.js';
+import { SandboxBackendUnavailable, SandboxImageUnavailable, SandboxRunFailed, SandboxSpecError } from '../errors.js';
 import { createRunDir, defaultGatesDir, writeRunRecord, writeTrace } from '../run-dir.js';
 import { qemuArgs, type Accel, type VmShape } from './command-line.js';
 import { findImage, vmCacheDir, type ImagePaths } from './image.js';
@@ -143,7 +143,7 @@ export class QemuSandboxClient implements SandboxClient {
 
   async execute(spec: SandboxSpec, options: ExecuteOptions = {}): Promise<SandboxRun> {
     const image = findImage();
-    if ('missing' in image) throw new SandboxBackendUnavailable('qemu', [image.missing]);
+    if ('missing' in image) throw new SandboxImageUnavailable('qemu', image.paths.key, image.missing);
     if (spec.network === 'scoped' && this.options.egressProxy === undefined) throw new SandboxSpecError("network 'scoped' needs an egress proxy; this qemu client has none");
     const runDir = createRunDir(options.runsDir ?? this.options.runsDir ?? join(defaultGatesDir(), 'sandbox-runs'));
     options.onStarted?.({ runId: runDir.runId });
