@@ -185,6 +185,12 @@ test('axe finds no serious violations in the network, packages, extensions, audi
     for (const id of ['network', 'packages', 'extensions', 'audit', 'gates']) {
       await page.locator(`#panel-${id}`).click();
       await expect(page.locator(`[data-panel="${id}"]`)).toBeVisible();
+      // A gate run's timeline too, where the server has one (e2e/gates-panel.spec.ts makes one).
+      const gateRun = page.locator('[data-gate-run-id] button').first();
+      if (id === 'gates' && (await gateRun.count()) > 0) {
+        await gateRun.click();
+        await expect(page.locator('.gate-run')).toBeVisible();
+      }
       expect(await seriousViolations(page), `${id}, ${theme}`).toEqual([]);
     }
   }
