@@ -40,7 +40,8 @@ async function runGate(command: Extract<GateCommand, { kind: 'run' }>, cli: CliC
   const client = createSandboxClient(backend);
   const health = await client.health();
   if (!health.reachable) {
-    process.stderr.write(`airlock gate: backend ${backend} cannot run here: ${health.reasons.join('; ')}\n`);
+    // Checked before any attempt: nothing is recorded for a gate that cannot start.
+    process.stderr.write(`airlock gate: backend ${backend} cannot run here: ${health.reasons.join('; ')}\n  (airlock gate health shows every backend; docs/gates.md says how to set up the VM backends)\n`);
     return EXIT_CODES.failed;
   }
   const gatesDir = command.gatesDir ?? defaultGatesDir();
