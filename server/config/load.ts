@@ -88,6 +88,8 @@ export const ENV_OVERRIDES: ReadonlyArray<{ name: string; path: [string, string]
   { name: 'AIRLOCK_MCP_TOKEN_FILE', path: ['mcp', 'tokenFile'], convert: (t) => t },
   { name: 'AIRLOCK_GATES_WORKSPACES', path: ['gates', 'workspaces'], convert: (t) => t },
   { name: 'AIRLOCK_GATES_DIR', path: ['gates', 'dir'], convert: (t) => t },
+  { name: 'AIRLOCK_QUEUE_URL', path: ['queue', 'url'], convert: (t) => t },
+  { name: 'AIRLOCK_QUEUE_ADVERTISE', path: ['queue', 'advertise'], convert: (t) => t },
   { name: 'AIRLOCK_AGENTS_TOKEN_FILE', path: ['agents', 'tokenFile'], convert: (t) => t },
   { name: 'AIRLOCK_AGENTS_WORKSPACES', path: ['agents', 'workspaces'], convert: (t) => t },
 ];

@@ -68,6 +68,15 @@ export interface ServerConfig {
     /** Where gate runs are kept (default: the CLI's, ~/.local/share/airlock/gates). */
     dir?: string;
   };
+  /** The gate queue (docs/gates.md, "Workers on other machines"): without a URL, gates run in-process. */
+  queue: {
+    /** redis://[user:password@]HOST:PORT[/DB] or rediss://… (TLS): gate runs are enqueued for `airlock gate worker`s. */
+    url?: string;
+    /** The base URL workers reach this server's run endpoints at (default: http://server.host:port). */
+    advertise?: string;
+    /** Where workspace artifacts wait for their worker (default: the system's temp dir). */
+    scratchDir?: string;
+  };
   /** The agents service (docs/agents.md): agent phases run by the server, which holds the provider keys. */
   agents: {
     /** A file holding the bearer token callers must send (or AIRLOCK_AGENTS_TOKEN); without one, the routes are off. */
@@ -121,6 +130,7 @@ export function defaultConfig(): ServerConfig {
     mcp: { maxSessions: MCP_LIMITS.maxSessions, idleMs: MCP_LIMITS.idleMs },
     extensions: { hosted: [] },
     gates: {},
+    queue: {},
     agents: { maxRuns: AGENT_LIMITS.serverRuns },
   };
 }
@@ -229,6 +239,15 @@ export const CONFIG_SCHEMA = {
       properties: {
         workspaces: { type: 'string', minLength: 1 },
         dir: { type: 'string', minLength: 1 },
+      },
+    },
+    queue: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        url: { type: 'string', pattern: '^rediss?://' },
+        advertise: { type: 'string', pattern: '^https?://[^/?#]+$' },
+        scratchDir: { type: 'string', minLength: 1 },
       },
     },
     agents: {

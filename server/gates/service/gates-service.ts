@@ -18,6 +18,8 @@ import type { ServerService, ServiceContext } from '../../service.js';
 import { BUILTIN_CATALOG, loadCatalog } from '../catalog.js';
 import { readLedger } from '../ledger.js';
 import { GateRunner, type GateProgress } from '../runner.js';
+import { remoteClientFor } from '../../queue/index.js';
+import { placementsOf } from '../../queue/placement.js';
 
 export const GATES_RUNS_PATH = '/api/gates/runs';
 
@@ -50,6 +52,8 @@ function workspaceRoot(configured: string | undefined): string {
 export function registerGateRoutes(app: FastifyInstance, context: ServiceContext, gatesDir: string = context.config.gates.dir ?? defaultGatesDir()): void {
   const live = new Map<string, LiveRun>();
   const catalog = loadCatalog([BUILTIN_CATALOG]);
+  // With a queue configured (server/queue), runs go to remote workers; else in-process.
+  const clientFor = (backend: BackendName) => remoteClientFor(context, backend) ?? createSandboxClient(backend);
 
   app.post(GATES_RUNS_PATH, { onRequest: context.pageOnly, bodyLimit: 16 * 1024 }, async (request, reply) => {
     const body = (request.body ?? {}) as { gate?: unknown; workspace?: unknown; backend?: unknown };
@@ -72,7 +76,7 @@ export function registerGateRoutes(app: FastifyInstance, context: ServiceContext
       run.events.push(event);
       for (const listener of run.listeners) listener(event);
     };
-    const runner = new GateRunner({ gate, workspace, client: createSandboxClient((body.backend as BackendName | undefined) ?? gate.backend), gatesDir, gateRunId, onProgress: publish,
+    const runner = new GateRunner({ gate, workspace, client: clientFor((body.backend as BackendName | undefined) ?? gate.backend), gatesDir, gateRunId, onProgress: publish,
       audit: (draft) => context.audit.record(draft, { sessionId: gateRunId, source: 'gate' }),
     });
     void runner.run().catch((error: unknown) => publish({ type: 'sandbox', attempt: 0, message: `the gate run failed: ${(error as Error).message}` })).finally(() => {
@@ -101,7 +105,7 @@ export function registerGateRoutes(app: FastifyInstance, context: ServiceContext
     if (!existsSync(join(dir, 'manifest.json'))) throw new GateRequestError(404, `no gate run ${id}`);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
     const ledger = existsSync(join(dir, 'attempts.jsonl')) ? await readLedger(join(dir, 'attempts.jsonl')) : null;
-    return { manifest, attempts: ledger?.attempts ?? [], escalation: ledger?.escalation ?? null, done: live.get(id)?.done ?? true, progress: live.get(id)?.events ?? [] };
+    return { manifest, attempts: ledger?.attempts ?? [], executedOn: placementsOf(dir), escalation: ledger?.escalation ?? null, done: live.get(id)?.done ?? true, progress: live.get(id)?.events ?? [] };
   });
 
   app.get(`${GATES_RUNS_PATH}/:id/events`, { onRequest: context.pageOnly }, (request, reply) => {

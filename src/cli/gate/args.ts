@@ -5,7 +5,8 @@ import { BACKEND_NAMES, type BackendName } from '../../../server/backends/contra
 import { GATE_LIMITS } from '../../protocol/limits.js';
 
 export const GATE_USAGE = `Usage: airlock gate run GATE --workspace DIR [options]
-       airlock gate health [--json]
+       airlock gate worker --queue redis://HOST:PORT [--backends qemu,wasm] [--concurrency N]
+       airlock gate health [--queue URL] [--json]
        airlock gate inspect RUN [--json]
        airlock gate gc --older-than AGE
 
@@ -22,6 +23,22 @@ run options:
   --base DIR                    the workspace before the change (policy diff rules)
   --catalog DIR                 more gate files (*.yaml), after the built-in catalog
   --json                        print the outcome with its attempts as JSON
+  --queue URL                   enqueue the runs for workers (redis://, rediss:// for TLS,
+                                redis://:PASSWORD@HOST:PORT) instead of running them here
+  --listen HOST:PORT            where this process serves the workers' artifact and result
+                                endpoints (default 127.0.0.1:0)
+  --advertise URL               the base URL workers reach them at (default http://LISTEN)
+worker options:
+  --queue URL                   the queue to take gate runs from (required)
+  --backends LIST               backends to run (default wasm,qemu); one that cannot run
+                                here is declined with its reason
+  --concurrency N               runs at once (default 1)
+  --work-dir DIR                scratch root (default $TMPDIR/airlock-gate-worker)
+  --lock-ms N, --stalled-interval-ms N, --heartbeat-ms N
+                                BullMQ's job lock, its stalled-job check and the fleet
+                                heartbeat (defaults 30000, 30000, 5000)
+health options:
+  --queue URL                   list the queue's workers and its depth instead
 common options:
   --gates-dir DIR               where gate runs are kept (default $AIRLOCK_GATES_DIR or
                                 ~/.local/share/airlock/gates)
@@ -34,12 +51,72 @@ gc: AGE is a number with s, m, h or d (7d).
 
 export type GateCommand =
   | { kind: 'help' }
-  | { kind: 'run'; gate: string; workspace: string; backend?: BackendName; maxAttempts?: number; regenerate?: string; base?: string; catalog: string[]; json: boolean; gatesDir?: string }
-  | { kind: 'health'; json: boolean; gatesDir?: string }
+  | { kind: 'run'; gate: string; workspace: string; backend?: BackendName; maxAttempts?: number; regenerate?: string; base?: string; catalog: string[]; json: boolean; gatesDir?: string; queue?: QueueTarget }
+  | { kind: 'health'; json: boolean; gatesDir?: string; queue?: string }
+  | WorkerCommand
   | { kind: 'inspect'; run: string; json: boolean; gatesDir?: string }
   | { kind: 'gc'; olderThanMs: number; gatesDir?: string };
 
 export type Parsed = { ok: true; command: GateCommand } | { ok: false; error: string };
+
+/** `gate run --queue`: where the runs go and where this process serves their endpoints. */
+export interface QueueTarget {
+  url: string;
+  listenHost: string;
+  listenPort: number;
+  advertise?: string;
+}
+
+export interface WorkerCommand {
+  kind: 'worker';
+  queue: string;
+  backends: BackendName[];
+  concurrency: number;
+  workDir?: string;
+  lockMs?: number;
+  stalledIntervalMs?: number;
+  heartbeatMs?: number;
+}
+
+function positiveInteger(name: string, text: string | undefined, max: number): number | string | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  return Number.isInteger(value) && value >= 1 && value <= max ? value : `${name}: '${text}' must be an integer from 1 to ${max}`;
+}
+
+function parseWorker(value: (name: string) => string | undefined): Parsed {
+  const queue = value('--queue');
+  if (queue === undefined) return { ok: false, error: 'worker needs --queue redis://HOST:PORT' };
+  const backends = (value('--backends') ?? 'wasm,qemu').split(',').map((b) => b.trim()).filter((b) => b !== '');
+  const unknown = backends.find((b) => !(BACKEND_NAMES as readonly string[]).includes(b));
+  if (unknown !== undefined || backends.length === 0) return { ok: false, error: `--backends: '${unknown ?? ''}' is not one of ${BACKEND_NAMES.join(', ')}` };
+  const numbers: Record<string, number | undefined> = {};
+  for (const [flag, max] of [['--concurrency', 64], ['--lock-ms', 3_600_000], ['--stalled-interval-ms', 3_600_000], ['--heartbeat-ms', 600_000]] as const) {
+    const parsed = positiveInteger(flag, value(flag), max);
+    if (typeof parsed === 'string') return { ok: false, error: parsed };
+    numbers[flag] = parsed;
+  }
+  const optional = <K extends string>(key: K, found: number | undefined): Partial<Record<K, number>> => (found === undefined ? {} : ({ [key]: found } as Record<K, number>));
+  return {
+    ok: true,
+    command: {
+      kind: 'worker', queue, backends: [...new Set(backends)] as BackendName[], concurrency: numbers['--concurrency'] ?? 1,
+      ...(value('--work-dir') === undefined ? {} : { workDir: resolve(value('--work-dir') as string) }),
+      ...optional('lockMs', numbers['--lock-ms']), ...optional('stalledIntervalMs', numbers['--stalled-interval-ms']), ...optional('heartbeatMs', numbers['--heartbeat-ms']),
+    },
+  };
+}
+
+function parseQueueTarget(value: (name: string) => string | undefined): QueueTarget | string | undefined {
+  const url = value('--queue');
+  if (url === undefined) return value('--listen') !== undefined || value('--advertise') !== undefined ? '--listen and --advertise need --queue URL' : undefined;
+  const listen = value('--listen') ?? '127.0.0.1:0';
+  const match = /^(.+):(\d{1,5})$/.exec(listen);
+  if (match === null || Number(match[2]) > 65535) return `--listen: '${listen}' is not HOST:PORT`;
+  const advertise = value('--advertise');
+  if (advertise !== undefined && !/^https?:\/\/[^/?#]+$/.test(advertise)) return `--advertise: '${advertise}' is not http(s)://HOST:PORT`;
+  return { url, listenHost: (match[1] as string).replace(/^\[(.*)\]$/, '$1'), listenPort: Number(match[2]), ...(advertise === undefined ? {} : { advertise }) };
+}
 
 export function parseAge(text: string): number | null {
   const match = /^(\d+)([smhd])$/.exec(text);
@@ -53,7 +130,8 @@ export function parseGateArgs(argv: string[]): Parsed {
   const positional: string[] = [];
   const flags = new Map<string, string | true>();
   const catalog: string[] = [];
-  const VALUED = new Set(['--workspace', '--backend', '--max-attempts-override', '--regenerate', '--base', '--catalog', '--gates-dir', '--older-than']);
+  const VALUED = new Set(['--workspace', '--backend', '--max-attempts-override', '--regenerate', '--base', '--catalog', '--gates-dir', '--older-than',
+    '--queue', '--listen', '--advertise', '--backends', '--concurrency', '--work-dir', '--lock-ms', '--stalled-interval-ms', '--heartbeat-ms']);
   const BOOLEAN = new Set(['--operator-ack', '--json', '-h', '--help']);
   for (let i = 0; i < rest.length; i++) {
     const word = rest[i] as string;
@@ -88,10 +166,13 @@ export function parseGateArgs(argv: string[]): Parsed {
         if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > GATE_LIMITS.maxAttemptsOverride) return { ok: false, error: `--max-attempts-override: '${override}' must be an integer from 1 to ${GATE_LIMITS.maxAttemptsOverride}` };
         if (flags.get('--operator-ack') !== true) return { ok: false, error: '--max-attempts-override needs --operator-ack (the retry policy is a reviewed decision)' };
       }
+      const queue = parseQueueTarget(value);
+      if (typeof queue === 'string') return { ok: false, error: queue };
       return {
         ok: true,
         command: {
           kind: 'run', gate: positional[0] as string, workspace: resolve(workspace), catalog, json, ...gatesDir,
+          ...(queue === undefined ? {} : { queue }),
           ...(backend === undefined ? {} : { backend: backend as BackendName }),
           ...(maxAttempts === undefined ? {} : { maxAttempts }),
           ...(value('--regenerate') === undefined ? {} : { regenerate: value('--regenerate') as string }),
@@ -100,7 +181,9 @@ export function parseGateArgs(argv: string[]): Parsed {
       };
     }
     case 'health':
-      return { ok: true, command: { kind: 'health', json, ...gatesDir } };
+      return { ok: true, command: { kind: 'health', json, ...gatesDir, ...(value('--queue') === undefined ? {} : { queue: value('--queue') as string }) } };
+    case 'worker':
+      return parseWorker(value);
     case 'inspect':
       if (positional.length !== 1) return { ok: false, error: 'inspect needs exactly one RUN (a gate run id or directory)' };
       return { ok: true, command: { kind: 'inspect', run: positional[0] as string, json, ...gatesDir } };
@@ -112,6 +195,6 @@ export function parseGateArgs(argv: string[]): Parsed {
       return { ok: true, command: { kind: 'gc', olderThanMs, ...gatesDir } };
     }
     default:
-      return { ok: false, error: `unknown subcommand '${sub}' (run, health, inspect, gc)` };
+      return { ok: false, error: `unknown subcommand '${sub}' (run, worker, health, inspect, gc)` };
   }
 }

@@ -3,16 +3,17 @@
 
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { BACKEND_NAMES } from '../../../server/backends/contract.js';
+import { BACKEND_NAMES, type BackendName, type SandboxClient } from '../../../server/backends/contract.js';
 import { createSandboxClient } from '../../../server/backends/registry.js';
 import { defaultGatesDir } from '../../../server/backends/run-dir.js';
-import { BUILTIN_CATALOG, GateCatalogInvalid, loadCatalog } from '../../../server/gates/catalog.js';
+import { BUILTIN_CATALOG, GateCatalogInvalid, loadCatalog, type GateDefinition } from '../../../server/gates/catalog.js';
 import { readLedger, LedgerCorrupted } from '../../../server/gates/ledger.js';
 import { commandRegenerator } from '../../../server/gates/regenerator.js';
 import { GateRunner, EXIT_CODES, type GateOutcome } from '../../../server/gates/runner.js';
 import { WorkspaceCommandMissing } from '../../../server/gates/workspace.js';
 import type { CliCommand, CliContext } from '../command.js';
 import { GATE_USAGE, parseGateArgs, type GateCommand } from './args.js';
+import { queueHealth, queuedClient, runWorker } from './queue-commands.js';
 
 function print(json: boolean, value: unknown, text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : text);
@@ -37,13 +38,22 @@ async function runGate(command: Extract<GateCommand, { kind: 'run' }>, cli: CliC
   if (gate === undefined) return cli.usageError(`no gate '${command.gate}' (the catalog has: ${[...catalog.keys()].sort().join(', ')})`, 'gate');
   if (!existsSync(command.workspace) || !statSync(command.workspace).isDirectory()) return cli.usageError(`--workspace: ${command.workspace} is not a directory`, 'gate');
   const backend = command.backend ?? gate.backend;
-  const client = createSandboxClient(backend);
+  const queued = command.queue === undefined ? undefined : await queuedClient(command.queue, backend);
+  try {
+    return await runWith(command, cli, gate, backend, queued?.client ?? createSandboxClient(backend));
+  } finally {
+    await queued?.close();
+  }
+}
+
+async function runWith(command: Extract<GateCommand, { kind: 'run' }>, cli: CliContext, gate: GateDefinition, backend: BackendName, client: SandboxClient): Promise<number> {
   const health = await client.health();
   if (!health.reachable) {
     // Checked before any attempt: nothing is recorded for a gate that cannot start.
     process.stderr.write(`airlock gate: backend ${backend} cannot run here: ${health.reasons.join('; ')}\n  (airlock gate health shows every backend; docs/gates.md says how to set up the VM backends)\n`);
     return EXIT_CODES.failed;
   }
+  if (command.queue !== undefined && health.reasons.length > 0 && !command.json) process.stderr.write(`airlock gate: ${health.reasons.join('; ')}\n`);
   const gatesDir = command.gatesDir ?? defaultGatesDir();
   let outcome: GateOutcome;
   try {
@@ -72,6 +82,7 @@ async function runGate(command: Extract<GateCommand, { kind: 'run' }>, cli: CliC
 }
 
 async function health(command: Extract<GateCommand, { kind: 'health' }>): Promise<number> {
+  if (command.queue !== undefined) return queueHealth(command.queue, command.json);
   const reports = [];
   for (const name of BACKEND_NAMES) reports.push(await createSandboxClient(name).health());
   const text = reports
@@ -135,6 +146,8 @@ export const gateCommand: CliCommand = {
         return runGate(command, cli);
       case 'health':
         return health(command);
+      case 'worker':
+        return runWorker(command);
       case 'inspect':
         return inspect(command, cli);
       case 'gc':
