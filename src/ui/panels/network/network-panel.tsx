@@ -29,7 +29,7 @@ export function NetworkPanel({ controller, view }: PanelContext) {
             <li key={`${d.sessionId}-${d.seq}`} className={d.allowed ? 'network-allowed' : 'network-refused'} data-allowed={d.allowed ? 'true' : 'false'}>
               <span className="network-verdict">{d.allowed ? 'allowed' : 'refused'}</span> <code>{d.method}</code> <span className="network-url">{d.url}</span>
               <span className="network-enforcer" title="who decided"> · {d.enforcer}</span>
-              {d.reason === null ? null : <div className="network-reason">{playgroundReason(d.reason)}</div>}
+              {d.reason === null ? null : <div className="network-reason">{playgroundReason(d.reason, d.rule)}</div>}
             </li>
           ))}
         </ol>

@@ -8,6 +8,7 @@ describe('playgroundReason', () => {
     expect(decision.allowed).toBe(false);
     const shown = playgroundReason(decision.allowed ? '' : decision.reason);
     expect(shown).toBe('network access is off for this sandbox; allow hosts in Settings → Network');
+    expect(playgroundReason('whatever the host said', 'default')).toBe(shown);
   });
 
   it('replaces option names in the other refusals', async () => {

@@ -10,8 +10,12 @@ const OPTION_WORDS: readonly [RegExp, string][] = [
   [/network\.ports/g, 'the allowed ports'],
 ];
 
-/** `reason` as the network panel shows it. */
-export function playgroundReason(reason: string): string {
-  if (reason.startsWith(OFF)) return 'network access is off for this sandbox; allow hosts in Settings → Network';
+/**
+ * `reason` as the network panel shows it. `rule` is the policy rule that decided
+ * ('default': nothing is allowed); events without one (recorded before decisions carried
+ * it) are recognised by the host's wording.
+ */
+export function playgroundReason(reason: string, rule?: string): string {
+  if (rule === 'default' || reason.startsWith(OFF)) return 'network access is off for this sandbox; allow hosts in Settings → Network';
   return OPTION_WORDS.reduce((text, [pattern, words]) => text.replace(pattern, words), reason);
 }
