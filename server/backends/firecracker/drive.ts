@@ -68,6 +68,8 @@ export async function driveVm(host: FirecrackerHost, plan: LaunchPlan, mode: Dri
   if (mode === 'load' && plan.snapshot === null) throw new Error('firecracker: a warm start needs a snapshot in its plan');
   if (mode === 'create' && plan.snapshot === null) throw new Error('firecracker: making a snapshot needs its paths in the plan');
   const child = host.spawn(plan.argv);
+  // `go` may be written as the VM dies: a broken pipe then is the exit's news, not an error.
+  child.stdin.on('error', () => undefined);
   const requests: ApiRequest[] = [];
   let consoleText = '';
   let stderr = '';

@@ -41,9 +41,10 @@ export interface FirecrackerClientOptions {
   host?: FirecrackerHost;
 }
 
-function findBinary(candidate: string): string | null {
+/** The binary and the first line of its --version, or null when it does not run. */
+function findBinary(candidate: string): { path: string; version: string | null } | null {
   const result = spawnSync(candidate, ['--version'], { encoding: 'utf8', timeout: 10_000 });
-  return result.status === 0 ? candidate : null;
+  return result.status === 0 ? { path: candidate, version: result.stdout.split('\n')[0] ?? null } : null;
 }
 
 interface Probe {
@@ -63,17 +64,17 @@ export class FirecrackerSandboxClient implements SandboxClient {
 
   private probe(): Probe {
     const reasons: string[] = [];
-    const binary = findBinary(this.options.binary ?? process.env.AIRLOCK_FIRECRACKER ?? 'firecracker');
-    let version: string | null = null;
+    const found = findBinary(this.options.binary ?? process.env.AIRLOCK_FIRECRACKER ?? 'firecracker');
+    const binary = found?.path ?? null;
+    const version = found?.version ?? null;
     if (binary === null) reasons.push('no firecracker binary (set AIRLOCK_FIRECRACKER or put firecracker on PATH)');
-    else version = spawnSync(binary, ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] ?? null;
     const jailerCandidate = this.options.jailerBinary ?? process.env.AIRLOCK_FIRECRACKER_JAILER ?? (binary?.includes('/') === true ? join(dirname(binary), 'jailer') : 'jailer');
     const configured = this.options.jailer ?? {
       ...(process.env.AIRLOCK_FIRECRACKER_UID === undefined ? {} : { uid: process.env.AIRLOCK_FIRECRACKER_UID }),
       ...(process.env.AIRLOCK_FIRECRACKER_GID === undefined ? {} : { gid: process.env.AIRLOCK_FIRECRACKER_GID }),
       ...(process.env.AIRLOCK_FIRECRACKER_CHROOT === undefined ? {} : { chrootBase: process.env.AIRLOCK_FIRECRACKER_CHROOT }),
     };
-    const jailer = resolveJailer({ jailerBinary: binary === null ? null : findBinary(jailerCandidate), firecracker: binary, configured, isRoot: process.getuid?.() === 0 });
+    const jailer = resolveJailer({ jailerBinary: binary === null ? null : (findBinary(jailerCandidate)?.path ?? null), firecracker: binary, configured, isRoot: process.getuid?.() === 0 });
     if (jailer.problem !== null) reasons.push(jailer.problem);
     const image = findImage();
     if ('missing' in image) reasons.push(image.missing);
@@ -184,8 +185,10 @@ async function ensureSnapshot(context: FirecrackerRunContext, memoryMiB: number)
   const ready = existsSync(files.state) && existsSync(files.memory) && (jailer !== null || (existsSync(files.input) && existsSync(files.output)));
   if (ready) return files;
   const socketDir = mkdtempSync(join(tmpdir(), 'airlock-fc-snapshot-'));
-  const target = { ...files, ...partialFiles(files, process.pid) };
-  const plan = planLaunch({ firecracker: context.binary, jailer, id: uuidv7(), image: context.image, runDir: socketDir, socketDir, memoryMiB, snapshot: { mode: 'create', files: target } });
+  const id = uuidv7();
+  // Written under this VM's own names, then renamed: two first runs at once cannot mix their files.
+  const target = { ...files, ...partialFiles(files, id) };
+  const plan = planLaunch({ firecracker: context.binary, jailer, id, image: context.image, runDir: socketDir, socketDir, memoryMiB, snapshot: { mode: 'create', files: target } });
   try {
     prepareJail(plan);
     makeSparse(plan.disks.input, INPUT_DISK_BYTES);

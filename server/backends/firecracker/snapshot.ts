@@ -18,7 +18,7 @@ export function snapshotFiles(imageDir: string, shape: { memoryMiB: number; jail
   return { state: `${stem}.snap`, memory: `${stem}.mem`, input: `${stem}.input.img`, output: `${stem}.output.img` };
 }
 
-/** The partial files a snapshot is written to before it is renamed into place. */
-export function partialFiles(files: SnapshotFiles, pid: number): { state: string; memory: string } {
-  return { state: `${files.state}.partial-${pid}`, memory: `${files.memory}.partial-${pid}` };
+/** The partial files a snapshot is written to (by the VM `id`) before it is renamed into place. */
+export function partialFiles(files: SnapshotFiles, id: string): { state: string; memory: string } {
+  return { state: `${files.state}.partial-${id}`, memory: `${files.memory}.partial-${id}` };
 }
