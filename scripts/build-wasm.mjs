@@ -124,9 +124,12 @@ const args = process.argv.slice(2);
 const outFlag = args.indexOf('--out');
 const outRoot = outFlag < 0 ? root : resolve(args[outFlag + 1] ?? '');
 if (outFlag >= 0) args.splice(outFlag, 2);
-// `wasi-tests` names the foreign WASI test programs (built below, after the Rust targets).
+// `wasi-tests` names the foreign WASI test programs (built below, after the Rust targets);
+// `packages` the sample package registry (scripts/build-packages.mjs, public/packages/).
+const PACKAGES_TARGET = 'packages';
 const buildForeign = args.length === 0 || args.includes(FOREIGN_TARGET);
-const only = args.filter((a) => a !== FOREIGN_TARGET);
+const buildPackages = args.length === 0 || args.includes(PACKAGES_TARGET);
+const only = args.filter((a) => a !== FOREIGN_TARGET && a !== PACKAGES_TARGET);
 const selected = args.length === 0 ? targets : targets.filter((t) => only.includes(t.bin));
 if (only.length > 0 && selected.length !== only.length) {
   console.error(`build-wasm: unknown target in ${only.join(' ')}; known: ${targets.map((t) => t.bin).join(' ')}`);
@@ -332,3 +335,7 @@ if (buildForeign) {
   for (const file of readdirSync(out)) if (file.endsWith('.wasm') && !keep.has(file)) unlinkSync(join(out, file));
   for (const name of built) console.log(`build-wasm: tests/wasi/bin/${name}.wasm ${(readFileSync(join(out, `${name}.wasm`)).length / 1024).toFixed(0)} KiB`);
 }
+
+// The sample package registry (public/packages/): upstream C programs, built by their own
+// script into the same output root.
+if (buildPackages) execFileSync(process.execPath, [join(root, 'scripts/build-packages.mjs'), '--out', outRoot], { stdio: 'inherit' });

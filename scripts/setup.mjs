@@ -4,14 +4,28 @@
 // derived here, so adding a dependency needs no change to this file.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
+/**
+ * The sources of the sample package registry (scripts/build-packages.mjs, public/packages/):
+ * Debian's librust-lua52-sys-dev ships Lua 5.2.4's C sources.
+ */
+export const PACKAGE_SOURCE_PACKAGES = ['librust-lua52-sys-dev'];
+/**
+ * The npm tarballs whose vendored C sources the sample registry builds (`npm pack`, never
+ * installed: their install scripts are not run): SQLite's amalgamation and shell, LZ4.
+ */
+export const NPM_SOURCES = [
+  { spec: 'sqlite3@6.0.1', integrity: 'sha512-X0czUUMG2tmSqJpEQa3tCuZSHKIx8PwM53vLZzKp/o6Rpy25fiVfjdbnZ988M8+O3ZWR1ih0K255VumCb3MAnQ==' },
+  { spec: 'lz4@0.6.5', integrity: 'sha512-KSZcJU49QZOlJSItaeIU3p8WoAvkTmD9fJqeahQXNu1iQ/kR0/mQLdbrK8JY9MY8f6AhJoMrihp1nu1xDbscSQ==' },
+];
 /**
  * Debian packages for building the wasm: Rust for our own tools; clang with wasi-libc for
  * the foreign WASI test programs (tests/wasi/src, built like a program made elsewhere).
  */
-export const BUILD_PACKAGES = ['rustc', 'cargo', 'libstd-rust-dev-wasm32', 'lld-14', 'binaryen', 'git', 'clang-14', 'wasi-libc', 'libclang-rt-14-dev-wasm32'];
+export const BUILD_PACKAGES = ['rustc', 'cargo', 'libstd-rust-dev-wasm32', 'lld-14', 'binaryen', 'git', 'clang-14', 'wasi-libc', 'libclang-rt-14-dev-wasm32', ...PACKAGE_SOURCE_PACKAGES];
 /**
  * The reference tools of the compat suites: only `npm run compat:record` runs them (the
  * suite compares with recordings); their versions are listed in tests/compat/recorded-with.yaml.
@@ -78,7 +92,7 @@ function cratePackages(root) {
 
 export function ensureDebianPackages(root, groups) {
   const wanted = [...new Set(groups.flat())];
-  const missing = wanted.filter((pkg) => !pkg.startsWith('librust-') && !installed(pkg));
+  const missing = wanted.filter((pkg) => !installed(pkg));
   const crates = groups.includes(BUILD_PACKAGES) ? cratePackages(root) : [];
   const toInstall = [...missing, ...crates];
   if (toInstall.length === 0) return;
@@ -86,6 +100,30 @@ export function ensureDebianPackages(root, groups) {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...toInstall], { stdio: 'inherit', env });
+}
+
+/**
+ * Fetches NPM_SOURCES into `dir` with `npm pack` where missing, checks each tarball's
+ * integrity, and returns their paths by spec.
+ */
+export function ensureNpmSources(dir) {
+  mkdirSync(dir, { recursive: true });
+  const paths = {};
+  for (const { spec, integrity } of NPM_SOURCES) {
+    const path = join(dir, `${spec.replace('@', '-')}.tgz`);
+    if (!existsSync(path)) {
+      console.log(`setup: fetching the sources in ${spec} (npm pack)`);
+      execFileSync('npm', ['pack', spec, '--pack-destination', dir, '--silent'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
+    const [algorithm, expected] = integrity.split('-');
+    const actual = createHash(algorithm).update(readFileSync(path)).digest('base64');
+    if (actual !== expected) {
+      unlinkSync(path);
+      throw new Error(`setup: ${path} does not match ${spec}'s integrity ${integrity} (got ${algorithm}-${actual}); removed, run again`);
+    }
+    paths[spec] = path;
+  }
+  return paths;
 }
 
 export function ensureNpmPackages(root) {

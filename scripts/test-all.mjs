@@ -69,7 +69,7 @@ const STAGES = [
       const out = join(results, 'wasm-rebuild');
       rmSync(out, { recursive: true, force: true });
       await stage.exec('node', ['scripts/build-wasm.mjs', '--out', out]);
-      const differences = ['public/wasm', 'tests/wasm', 'tests/wasi/bin'].flatMap((dir) => differingFiles(join(root, dir), join(out, dir), dir));
+      const differences = ['public/wasm', 'public/packages', 'tests/wasm', 'tests/wasi/bin'].flatMap((dir) => differingFiles(join(root, dir), join(out, dir), dir));
       if (differences.length === 0) return { passed: 1, failed: 0 };
       stage.log(`The committed wasm differs from a fresh build (node scripts/build-wasm.mjs rebuilds it):\n  ${differences.join('\n  ')}`);
       return { passed: 0, failed: 1 };

@@ -40,7 +40,7 @@ async function loadIndex(sys: Syscalls, policy: PackagePolicy): Promise<Registry
   if (policy.registry === null) throw new PackageError('no registry is configured (the package policy has no registry URL)');
   const bytes = await fetchBytes(sys, policy, policy.registry, policy.maxIndexBytes, 'registry');
   try {
-    return parseIndex(new TextDecoder().decode(bytes));
+    return parseIndex(new TextDecoder().decode(bytes), policy.registry);
   } catch (error) {
     throw new PackageError(`registry: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -30,8 +30,11 @@ export function parseSpec(spec: string): { name: string; version: string | undef
   return at < 0 ? { name: spec, version: undefined } : { name: spec.slice(0, at), version: spec.slice(at + 1) };
 }
 
-/** Why `value` is not a valid index entry, or the entry. */
-function entryOf(value: unknown): PackageEntry | string {
+/**
+ * Why `value` is not a valid index entry, or the entry. A relative `url` is resolved
+ * against the index's own URL (`base`), so a registry folder can be served from any host.
+ */
+function entryOf(value: unknown, base: string | undefined): PackageEntry | string {
   if (typeof value !== 'object' || value === null) return 'an entry is not an object';
   const entry = value as Record<string, unknown>;
   const name = typeof entry.name === 'string' ? entry.name : '';
@@ -40,7 +43,8 @@ function entryOf(value: unknown): PackageEntry | string {
   const { version, description, url, sha256, size, commands } = entry;
   if (typeof version !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9.+~-]{0,63}$/.test(version)) return `${name}: its version is not a version string`;
   if (typeof description !== 'string') return `${name}: its description is not a string`;
-  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return `${name}: its url is not an http(s) URL`;
+  const resolved = typeof url === 'string' ? resolveUrl(url, base) : undefined;
+  if (resolved === undefined) return `${name}: its url is not an http(s) URL${base === undefined ? '' : ' (or one relative to the index)'}`;
   if (typeof sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(sha256)) return `${name}: its sha256 is not 64 lowercase hex digits`;
   if (typeof size !== 'number' || !Number.isSafeInteger(size) || size < 0) return `${name}: its size is not a byte count`;
   if (!Array.isArray(commands) || commands.length === 0 || commands.some((c) => typeof c !== 'string')) return `${name}: its commands are not a list of names`;
@@ -48,7 +52,19 @@ function entryOf(value: unknown): PackageEntry | string {
     const commandProblem = nameProblem(command);
     if (commandProblem !== undefined) return `${name}: a command's name: ${commandProblem}`;
   }
-  return { name, version, description, url, sha256, size, commands: [...new Set(commands as string[])] };
+  return { name, version, description, url: resolved, sha256, size, commands: [...new Set(commands as string[])] };
+}
+
+/** `url`, absolute or relative to `base`, as an absolute http(s) URL; undefined when it is not one. */
+function resolveUrl(url: string, base: string | undefined): string | undefined {
+  if (base === undefined && !/^https?:\/\//.test(url)) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url, base);
+  } catch {
+    return undefined;
+  }
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.href : undefined;
 }
 
 /** A parsed index: its valid entries, and what was wrong with the others. */
@@ -57,7 +73,8 @@ export interface RegistryIndex {
   problems: string[];
 }
 
-export function parseIndex(text: string): RegistryIndex {
+/** The index `text`; `base` is the URL it was read from (relative package URLs resolve against it). */
+export function parseIndex(text: string, base?: string): RegistryIndex {
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -69,7 +86,7 @@ export function parseIndex(text: string): RegistryIndex {
   const entries: PackageEntry[] = [];
   const problems: string[] = [];
   for (const value of list) {
-    const entry = entryOf(value);
+    const entry = entryOf(value, base);
     if (typeof entry === 'string') problems.push(entry);
     else entries.push(entry);
   }
