@@ -86,6 +86,22 @@ describe.skipIf(missing !== undefined)(`gate queue (in-process workers)${missing
     expect(health.reasons.join()).toMatch(/no live worker serves firecracker yet.*declined by/);
   });
 
+  it('refuses a job whose spec breaks the contract, naming the field', async () => {
+    const queue = new Queue<GateJob>(queueName('wasm'), { connection: { ...kit.dispatch.address.redis }, prefix: QUEUE_PREFIX });
+    const events = new QueueEvents(queueName('wasm'), { connection: { ...kit.dispatch.address.redis }, prefix: QUEUE_PREFIX });
+    try {
+      await events.waitUntilReady();
+      const jobId = '0190a000-0000-7000-8000-0000000000aa';
+      const spec = { image: 'airlock', copyIn: [], env: { GITHUB_TOKEN: 'ghp_x' }, phases: [{ name: 'test', argv: ['true'] }], label: 'tests-attempt-1' };
+      const job = await queue.add('bad', { v: 1, jobId, gateRunId: jobId, gateId: 'tests', attempt: 1, backend: 'wasm', spec, artifacts: [], endpoint: 'http://127.0.0.1:9', token: 'A'.repeat(43), enqueuedAt: new Date().toISOString() } as unknown as GateJob, { jobId });
+      await expect(job.waitUntilFinished(events)).rejects.toThrow(/refused: the spec does not satisfy the contract: spec\.env\.GITHUB_TOKEN: not on the environment allowlist/);
+      expect((await queue.getJob(jobId))?.attemptsMade).toBe(1); // not retried
+    } finally {
+      await events.close();
+      await queue.close();
+    }
+  });
+
   it('reports queue depth while every worker is busy', async () => {
     for (const worker of workers.splice(0)) await worker.close();
     await start(['wasm'], 1);

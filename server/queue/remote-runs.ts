@@ -67,6 +67,11 @@ export class RemoteRuns {
     return this.runs.get(jobId);
   }
 
+  /** Runs still waiting for their result. */
+  unsettled(): RemoteRun[] {
+    return [...this.runs.values()].filter((run) => run.state !== 'done');
+  }
+
   get pending(): number {
     return [...this.runs.values()].filter((run) => run.state !== 'done').length;
   }
