@@ -1,48 +1,39 @@
 // The sample registry (public/packages/, built from upstream sources by
-// scripts/build-packages.mjs) served from loopback: its index is valid and matches the
-// files, and `pkg install` of each program works, with the program running in the sandbox
+// scripts/build-packages.mjs) served from loopback by the server itself (its pages service
+// serves the web root, where public/ lands): its index is valid and matches the files, and
+// `pkg install` of each program works, with the program running in the sandbox
 // — Lua (errors caught by pcall: setjmp/longjmp through WebAssembly exceptions), SQLite's
 // shell on a database file in the workspace, LZ4 compressing and decompressing through
 // pipes.
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandbox, drainWarmPool } from '../../src/host/node/index.js';
 import { parseIndex } from '../../src/kernel/packages/registry.js';
+import { serverConfig, startServer, type RunningServer } from '../../server/main.js';
 
 const folder = fileURLToPath(new URL('../../public/packages/', import.meta.url));
 const indexText = readFileSync(`${folder}index.json`, 'utf8');
 const TIMEOUT = 180_000;
 
 describe('the sample registry', { timeout: TIMEOUT }, () => {
-  let server: Server;
+  let server: RunningServer | undefined;
   let host = '';
   let sandbox: Sandbox;
 
   beforeAll(async () => {
-    // Serves the folder as the server does (public/ is the web app's static root).
-    server = createServer((request, response) => {
-      const name = /^\/packages\/([a-z0-9.-]+\.(?:wasm|json))$/.exec(request.url ?? '')?.[1];
-      if (name === undefined) return void response.writeHead(404).end();
-      try {
-        response.writeHead(200).end(readFileSync(`${folder}${name}`));
-      } catch {
-        response.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The server with public/ as its web root, as the built app (dist/web) has it.
+    server = await startServer(serverConfig({ server: { host: '127.0.0.1', port: 0, web: fileURLToPath(new URL('../../public/', import.meta.url)) }, log: { level: 'silent' } }));
+    host = new URL(server.url).host;
     sandbox = await Sandbox.create({ packages: { enabled: true, registry: `http://${host}/packages/index.json`, allowedHosts: [host] } });
   });
 
   afterAll(async () => {
     await sandbox?.destroy();
     drainWarmPool();
-    await new Promise((resolve) => server.close(resolve));
+    await server?.close();
   });
 
   it('lists three programs whose files match their size and sha256, by URLs relative to the index', () => {
@@ -57,6 +48,14 @@ describe('the sample registry', { timeout: TIMEOUT }, () => {
       // Well under a few MB each: the repository carries them.
       expect(entry.size).toBeLessThan(2 * 1024 * 1024);
     }
+  });
+
+  it('is served by the server with its wasm media type', async () => {
+    const index = await fetch(`http://${host}/packages/index.json`);
+    expect(index.status).toBe(200);
+    expect(await index.text()).toBe(indexText);
+    const module = await fetch(`http://${host}/packages/lua-5.2.4.wasm`, { method: 'HEAD' });
+    expect(module.headers.get('content-type')).toBe('application/wasm');
   });
 
   it('pkg search lists them', async () => {
