@@ -11,7 +11,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
-import { createSecureContext, rootCertificates, TLSSocket, type SecureContext } from 'node:tls';
+import { createSecureContext, rootCertificates, TLSSocket, type SecureContext, type TLSSocketOptions } from 'node:tls';
 import { Duplex, Transform, pipeline, type Readable } from 'node:stream';
 import { Agent, request as undiciRequest } from 'undici';
 import { canonicalHost } from '../../src/host/network/address.js';
@@ -88,6 +88,13 @@ export interface EgressProxy {
   caCertificate: string;
   close(): Promise<void>;
 }
+
+/**
+ * How much of a response may wait in the client's socket before the upstream read pauses.
+ * Node's default (16 KiB) is a quarter of one upstream read, so every chunk paused the
+ * upstream until the client had taken it: the two sides never ran at once.
+ */
+const CLIENT_HIGH_WATER_MARK = 256 * 1024;
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
 const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[^\s/@?#[\]:\\]+):(\d{1,5})$/;
@@ -296,7 +303,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   };
 
   // Requests inside terminated tunnels arrive here; the socket says which CONNECT they came through.
-  const inner = createServer({ maxHeaderSize: limits.headerBytes }, (req, res) => {
+  const inner = createServer({ maxHeaderSize: limits.headerBytes, highWaterMark: CLIENT_HIGH_WATER_MARK }, (req, res) => {
     const target = targets.get(req.socket);
     if (target === undefined) return void res.writeHead(400).end();
     const hostHeader = req.headers.host ?? '';
@@ -316,7 +323,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   inner.headersTimeout = limits.idleMs;
   inner.requestTimeout = limits.totalMs;
 
-  const server: Server = createServer({ maxHeaderSize: limits.headerBytes }, (req, res) => {
+  const server: Server = createServer({ maxHeaderSize: limits.headerBytes, highWaterMark: CLIENT_HIGH_WATER_MARK }, (req, res) => {
     let url: URL;
     try {
       url = new URL(req.url ?? '');
@@ -380,11 +387,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       // between, which halved throughput when every record passed through a JS stream).
       client.unshift(first);
       client.setNoDelay(true);
-      const tls = new TLSSocket(client, {
+      // (TLSSocket passes highWaterMark on to its net.Socket; @types/node does not list it.)
+      const tlsOptions: TLSSocketOptions & { highWaterMark: number } = {
         isServer: true,
+        highWaterMark: CLIENT_HIGH_WATER_MARK,
         secureContext: context,
         SNICallback: (name, done) => (canonicalHost(name) === target.host ? done(null, context) : done(new Error(`SNI ${name} differs from the CONNECT target ${target.host}`))),
-      });
+      };
+      const tls = new TLSSocket(client, tlsOptions);
       tls.on('error', () => client.destroy());
       targets.set(tls, { ...target, scheme: 'https' });
       inner.emit('connection', tls);
