@@ -29,9 +29,20 @@ export interface GateAttempt {
   cost: { vmSeconds: number; bytesIn: number; bytesOut: number };
 }
 
+/** Where a sandbox run executed, when a queue worker ran it (server/queue/placement.ts). */
+export interface ExecutedOn {
+  workerId: string;
+  host: string;
+  version: string;
+  jobId: string;
+  deliveries: Array<{ workerId: string; sandboxRunId: string; at: string }>;
+}
+
 export interface GateRunDetail {
   manifest: GateRunSummary;
   attempts: GateAttempt[];
+  /** sandboxRunId → the worker that ran it; a run not listed ran in-process on the server. */
+  executedOn?: Record<string, ExecutedOn>;
   escalation: { reason: string; attempts: number } | null;
   done: boolean;
 }
@@ -47,6 +58,14 @@ export function parseSignalLine(line: string): SignalView {
   const match = /^([a-z]+):(passed|failed)(?:: ([\s\S]*))?$/.exec(line);
   if (match === null) return { kind: '?', passed: false, detail: line };
   return { kind: match[1] as string, passed: match[2] === 'passed', detail: match[3] ?? '' };
+}
+
+/** "in-process" or "worker W on HOST", with earlier deliveries (a worker lost mid-run) named. */
+export function describePlacement(sandboxRunId: string | null, executedOn: GateRunDetail['executedOn']): string {
+  const placement = sandboxRunId === null ? undefined : executedOn?.[sandboxRunId];
+  if (placement === undefined) return 'in-process on the server';
+  const earlier = placement.deliveries.map((d) => d.workerId).filter((id) => id !== placement.workerId);
+  return `worker ${placement.workerId} on ${placement.host}${earlier.length > 0 ? ` (taken over from ${[...new Set(earlier)].join(', ')})` : ''}`;
 }
 
 async function getJson<T>(path: string): Promise<T> {

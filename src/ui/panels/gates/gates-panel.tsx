@@ -3,9 +3,9 @@
 
 import { useEffect, useState } from 'react';
 import type { PanelContext } from '../panel.js';
-import { getGateRun, listGateRuns, parseSignalLine, type GateRunDetail, type GateRunSummary } from './gate-runs.js';
+import { describePlacement, getGateRun, listGateRuns, parseSignalLine, type GateRunDetail, type GateRunSummary } from './gate-runs.js';
 
-function Attempt({ attempt }: { attempt: GateRunDetail['attempts'][number] }) {
+function Attempt({ attempt, executedOn }: { attempt: GateRunDetail['attempts'][number]; executedOn: GateRunDetail['executedOn'] }) {
   return (
     <li className={attempt.passed ? 'gate-attempt gate-passed' : 'gate-attempt gate-failed'} data-attempt={attempt.attempt}>
       <div className="gate-attempt-head">
@@ -24,7 +24,8 @@ function Attempt({ attempt }: { attempt: GateRunDetail['attempts'][number] }) {
         })}
       </ul>
       <div className="gate-evidence">
-        sandbox run {attempt.sandboxRunId ?? '—'} · {attempt.cost.vmSeconds.toFixed(1)} s · {attempt.cost.bytesIn.toLocaleString()} bytes in, {attempt.cost.bytesOut.toLocaleString()} out
+        sandbox run {attempt.sandboxRunId ?? '—'} · {attempt.cost.vmSeconds.toFixed(1)} s · {attempt.cost.bytesIn.toLocaleString()} bytes in, {attempt.cost.bytesOut.toLocaleString()} out ·{' '}
+        <span className="gate-executed-on">ran {describePlacement(attempt.sandboxRunId, executedOn)}</span>
       </div>
     </li>
   );
@@ -63,7 +64,7 @@ export function GatesPanel(_context: PanelContext) {
           {detail.manifest.reason ? <p>{detail.manifest.reason}</p> : null}
           <ol className="gate-timeline">
             {detail.attempts.map((attempt) => (
-              <Attempt key={attempt.attemptId} attempt={attempt} />
+              <Attempt key={attempt.attemptId} attempt={attempt} executedOn={detail.executedOn} />
             ))}
           </ol>
           {detail.escalation !== null ? <p className="panel-error">Escalated to a human after {detail.escalation.attempts} attempts: {detail.escalation.reason}</p> : null}
