@@ -1,6 +1,6 @@
 // The runner against the real wasm backend (fast), and scripted clients for the failure
 // table's rows a real run cannot stage cheaply (a backend that is unreachable or dies
-// mid-run, OOM, a flaky test, a new endpoint in the trace).
+// mid-run, a flaky test, a new endpoint in the trace).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,11 +78,14 @@ describe('GateRunner', () => {
     const drafts: AuditDraft[] = [];
     await new GateRunner({ gate: quick, workspace, client: new WasmSandboxClient(), gatesDir: join(root, 'gates'), audit: (draft) => drafts.push(draft) }).run();
     expect(drafts.find((d) => d.type === 'sandbox.timed_out')).toMatchObject({ backend: 'wasm', timeBudgetMs: 1000 });
-    const oomRun = runOnDisk(join(root, 'fake-runs'), { phase: { name: 'test', exitCode: 137 }, fields: { killedByOom: true, exitCode: 137 } });
+    // A real out-of-memory run: awk grows until an allocation fails at the 64 MiB limit, which
+    // the wasm backend reports as killedByOom (the qemu backend's cgroup OOM is in the VM stage).
+    writeFileSync(join(workspace, '.airlock/gate.yaml'), 'test: "awk \'BEGIN { while (1) a[i++] = sprintf(\\"%10000s\\", \\"\\") }\'"\n');
+    const hungry = gate('requiredSignals: [tests]\nspec:\n  timeBudgetSeconds: 120\n  memoryLimitMiB: 64\n  phases: [{ name: test, command: test }]\n');
     const oomDrafts: AuditDraft[] = [];
-    const oom = await new GateRunner({ gate: TESTS_GATE, workspace, client: returning(oomRun), gatesDir: join(root, 'gates'), audit: (draft) => oomDrafts.push(draft) }).run();
+    const oom = await new GateRunner({ gate: hungry, workspace, client: new WasmSandboxClient(), gatesDir: join(root, 'gates'), audit: (draft) => oomDrafts.push(draft) }).run();
     expect([oom.outcome, oom.exitCode]).toEqual(['failed', 1]);
-    expect(oomDrafts.find((d) => d.type === 'sandbox.oom_killed')).toMatchObject({ sandboxRunId: oomRun.runId, memoryLimitBytes: 256 * 1024 * 1024 });
+    expect(oomDrafts.find((d) => d.type === 'sandbox.oom_killed')).toMatchObject({ backend: 'wasm', sandboxRunId: oom.attempts[0]?.sandboxRunId, memoryLimitBytes: 64 * 1024 * 1024 });
   });
 
   it('failure table: a policy violation is retried only when the gate says policy.retryAllowed', async () => {
