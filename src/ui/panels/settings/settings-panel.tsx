@@ -86,6 +86,10 @@ export function SettingsPanel({ controller, view, close }: PanelContext) {
           Package registry for <code>pkg install</code> (URL of its index.json)
           <input id="settings-package-registry" value={registry} onChange={(e) => setRegistry(e.target.value)} spellCheck={false} placeholder="https://packages.example.com/index.json" />
         </label>
+        {/* The server serves a sample registry (docs/packages.md); its gateway must allow this server's host. */}
+        <button type="button" className="link" onClick={() => setRegistry(new URL('packages/index.json', document.baseURI).href)}>
+          Use this server’s registry (lua, sqlite3, lz4)
+        </button>
         <label>
           Python package index for <code>pip install</code> (a simple index)
           <input id="settings-python-index" value={pythonIndex} onChange={(e) => setPythonIndex(e.target.value)} spellCheck={false} placeholder="https://pypi.example.com/simple/" />
