@@ -57,6 +57,18 @@ describe('network policy', () => {
     expect((await decide(policy, 'GET', url('http://127.0.0.1/'))).allowed).toBe(false);
     expect(seen).toEqual(['https://ok.test/', 'https://ok.test/deny']);
   });
+
+  it('never rejects: a callback that throws, or a path no rule can read, refuses with the reason', async () => {
+    const throwing = {
+      allowedHosts: ['*'],
+      onRequest: (): boolean => {
+        throw new Error('hook down');
+      },
+    };
+    expect(await decide(throwing, 'GET', url('https://ok.test/'), resolveTo('93.184.216.34'))).toEqual({ allowed: false, rule: 'error', reason: 'the request to ok.test could not be decided: hook down' });
+    const profiled = await decide({ allowedHosts: ['github'], githubProfile: 'issues-write' }, 'POST', url('https://api.github.com/repos/o/r/%E0%A4%A'), resolveTo('93.184.216.34'));
+    expect(profiled).toMatchObject({ allowed: false, rule: 'githubProfile:issues-write', reason: expect.stringContaining('is not valid percent-encoding') });
+  });
 });
 
 describe('network from inside the sandbox', () => {
