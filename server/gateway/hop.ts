@@ -65,8 +65,9 @@ export function registerHop(app: FastifyInstance, context: ServiceContext, optio
       return refuse(400, `malformed URL: ${JSON.stringify(hop.url.slice(0, 200))}`);
     }
     // The host checked them; a page is not trusted to have asked its host.
-    const problem = hop.headers.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string') ? requestHeadersProblem(hop.headers) : 'malformed gateway request: headers must be [name, value] pairs of strings';
-    if (problem !== undefined) return refuse(problem.startsWith('the request headers are') ? 431 : 400, problem);
+    if (!hop.headers.every((h) => Array.isArray(h) && h.length === 2 && typeof h[0] === 'string' && typeof h[1] === 'string')) return refuse(400, 'malformed gateway request: headers must be [name, value] pairs of strings');
+    const problem = requestHeadersProblem(hop.headers);
+    if (problem !== undefined) return refuse(problem.tooLarge ? 431 : 400, problem.message);
     const decision = await decide(options.policy, hop.method, url, network.resolve, body.length > 0 ? body : undefined);
     const shown = auditUrl(url);
     const report = (entry: DecisionReport): void => {

@@ -86,7 +86,7 @@ async function perform(request: NetRequest, policy: NetworkPolicy | undefined, r
     throw new NetError('bad-url', `malformed URL: ${request.url}`);
   }
   const problem = requestHeadersProblem(request.headers);
-  if (problem !== undefined) throw new NetError('failed', problem);
+  if (problem !== undefined) throw new NetError('failed', problem.message);
   let method = request.method.toUpperCase();
   let body = request.body;
   let headers = request.headers;

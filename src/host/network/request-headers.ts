@@ -10,13 +10,13 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // (Runs in the browser host too: no Buffer.)
 const encoder = new TextEncoder();
 
-/** Why these headers may not be sent, or undefined when they may. */
-export function requestHeadersProblem(headers: ReadonlyArray<readonly [string, string]>, limit: number = REQUEST_HEADER_BYTES): string | undefined {
+/** Why these headers may not be sent (`tooLarge`: only their size), or undefined when they may. */
+export function requestHeadersProblem(headers: ReadonlyArray<readonly [string, string]>, limit: number = REQUEST_HEADER_BYTES): { message: string; tooLarge: boolean } | undefined {
   let bytes = 0;
   for (const [name, value] of headers) {
-    if (!HEADER_NAME.test(name) || /[\r\n\0]/.test(value)) return `invalid request header ${JSON.stringify(name.slice(0, 100))}: a name must be a token and a value must not hold CR, LF or NUL`;
+    if (!HEADER_NAME.test(name) || /[\r\n\0]/.test(value)) return { tooLarge: false, message: `invalid request header ${JSON.stringify(name.slice(0, 100))}: a name must be a token and a value must not hold CR, LF or NUL` };
     bytes += encoder.encode(name).length + encoder.encode(value).length + 4;
   }
-  if (bytes > limit) return `the request headers are ${bytes} bytes, more than the limit of ${limit} bytes`;
+  if (bytes > limit) return { tooLarge: true, message: `the request headers are ${bytes} bytes, more than the limit of ${limit} bytes` };
   return undefined;
 }
