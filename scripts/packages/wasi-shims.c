@@ -3,7 +3,12 @@
  * realpath makes the path absolute and folds '.', '..' and repeated '/' (without resolving
  * symlinks); system reports that there is no shell, as C allows; mkstemp and tmpfile
  * create a new file under /tmp with a random name. Only for the registry's
- * programs (scripts/build-packages.mjs). */
+ * programs (scripts/build-packages.mjs).
+ *
+ * And each program starts in the shell's working directory: WASI has no working directory
+ * (the sandbox preopens / only), and wasi-libc starts every program at "/", so `sqlite3
+ * data.db` would open /data.db. The shell exports PWD; a constructor chdirs there (wasi-libc
+ * then resolves relative paths against it), before main. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +18,11 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+__attribute__((constructor)) static void start_in_pwd(void) {
+  const char *pwd = getenv("PWD");
+  if (pwd != NULL && pwd[0] == '/') chdir(pwd);
+}
 
 int chmod(const char *path, mode_t mode) {
   (void)mode;

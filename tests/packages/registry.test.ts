@@ -69,7 +69,7 @@ describe('the sample registry', { timeout: TIMEOUT }, () => {
     const result = await sandbox.run(`lua -e 'print(1+1)' && lua -e 'print(pcall(error, "boom")); print(select(2, pcall(function() return nil + 1 end)))'`);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('2\nfalse\tboom\n(command line):1: attempt to perform arithmetic on a nil value\n');
-    const script = await sandbox.run(`printf 'local t = {}\\nfor w in io.read("*a"):gmatch("%%a+") do t[#t+1] = w:upper() end\\nprint(table.concat(t, ","))\\n' > /tmp/up.lua && echo 'one two three' | lua /tmp/up.lua`);
+    const script = await sandbox.run(`cd /tmp && printf 'local t = {}\\nfor w in io.read("*a"):gmatch("%%a+") do t[#t+1] = w:upper() end\\nprint(table.concat(t, ","))\\n' > up.lua && echo 'one two three' | lua up.lua`);
     expect(script.stderr).toBe('');
     expect(script.stdout).toBe('ONE,TWO,THREE\n');
     const failed = await sandbox.run(`lua -e 'error("top")'`);
@@ -80,7 +80,8 @@ describe('the sample registry', { timeout: TIMEOUT }, () => {
   it("installs SQLite's shell and runs SQL, in memory and on a file in the workspace", async () => {
     expect((await sandbox.run('pkg install sqlite3')).stdout).toBe('installed sqlite3 3.52.0 (sqlite3)\n');
     expect((await sandbox.run("sqlite3 :memory: 'select 1+1'")).stdout).toBe('2\n');
-    const file = await sandbox.run(`sqlite3 /tmp/t.db 'create table t(x); insert into t values (3), (4);' && sqlite3 /tmp/t.db 'select sum(x) from t' && echo 'select count(*) from t;' | sqlite3 /tmp/t.db`);
+    // A relative path names a file in the shell's working directory (scripts/packages/wasi-shims.c).
+    const file = await sandbox.run(`cd /tmp && sqlite3 t.db 'create table t(x); insert into t values (3), (4);' && sqlite3 /tmp/t.db 'select sum(x) from t' && cd / && echo 'select count(*) from t;' | sqlite3 tmp/t.db`);
     expect(file.stderr).toBe('');
     expect(file.stdout).toBe('7\n2\n');
   });
@@ -90,7 +91,7 @@ describe('the sample registry', { timeout: TIMEOUT }, () => {
     const piped = await sandbox.run('echo hello | lz4 | lz4 -d');
     expect(piped.stderr).toBe('');
     expect(piped.stdout).toBe('hello\n');
-    const files = await sandbox.run('seq 1 20000 > /tmp/n && lz4 -q /tmp/n /tmp/n.lz4 && unlz4 -c /tmp/n.lz4 | cmp - /tmp/n && lz4cat /tmp/n.lz4 | tail -1 && test $(wc -c < /tmp/n.lz4) -lt $(wc -c < /tmp/n) && echo smaller');
+    const files = await sandbox.run('cd /tmp && seq 1 20000 > n && lz4 -q n n.lz4 && unlz4 -c /tmp/n.lz4 | cmp - n && lz4cat n.lz4 | tail -1 && test $(wc -c < n.lz4) -lt $(wc -c < n) && echo smaller');
     expect(files.stderr).toBe('');
     expect(files.stdout).toBe('20000\nsmaller\n');
   });
