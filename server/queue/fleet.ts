@@ -66,9 +66,16 @@ export class WorkerHeartbeat {
 /** The live workers (their last heartbeats), by id. */
 export async function listWorkers(address: QueueAddress): Promise<WorkerRecord[]> {
   const redis = new Redis({ ...address.redis, maxRetriesPerRequest: 1, retryStrategy: () => null, lazyConnect: true });
-  redis.on('error', () => undefined);
+  // ioredis reports why a connection failed (a certificate, a password) as an event; the
+  // command itself only learns that the connection closed.
+  let cause: Error | undefined;
+  redis.on('error', (error: Error) => (cause = error));
   try {
-    await redis.connect();
+    try {
+      await redis.connect();
+    } catch (error) {
+      throw new Error(cause?.message ?? (error as Error).message);
+    }
     const keys: string[] = [];
     let cursor = '0';
     do {

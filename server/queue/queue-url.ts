@@ -2,6 +2,8 @@
 // turned into ioredis options. The password travels only to ioredis, never into a log line
 // or a job: redactQueueUrl() is what messages print.
 
+import { readFileSync } from 'node:fs';
+
 export class QueueConfigError extends Error {
   override name = 'QueueConfigError';
 }
@@ -13,7 +15,7 @@ export interface RedisConnection {
   db: number;
   username?: string;
   password?: string;
-  tls?: { servername: string };
+  tls?: { servername: string; ca?: string };
   maxRetriesPerRequest: null;
   retryStrategy: (times: number) => number;
 }
@@ -25,12 +27,18 @@ export interface QueueAddress {
   display: string;
 }
 
+export interface QueueUrlOptions {
+  /** A PEM file of the CA that signed Redis's certificate (default $AIRLOCK_QUEUE_CA; else the system's CAs). */
+  caFile?: string | undefined;
+}
+
 /**
- * Parses a queue URL. `rediss://` turns TLS on (the system's CAs; `?ca=` is not read: point
- * NODE_EXTRA_CA_CERTS at a private CA). BullMQ needs `maxRetriesPerRequest: null` on the
- * connections its workers block on, so that a Redis restart is waited out, not thrown.
+ * Parses a queue URL. `rediss://` turns TLS on, verifying Redis's certificate against the
+ * system's CAs or the one in `caFile` ($AIRLOCK_QUEUE_CA). BullMQ needs
+ * `maxRetriesPerRequest: null` on the connections its workers block on, so that a Redis
+ * restart is waited out, not thrown.
  */
-export function parseQueueUrl(text: string): QueueAddress {
+export function parseQueueUrl(text: string, options: QueueUrlOptions = { caFile: process.env.AIRLOCK_QUEUE_CA }): QueueAddress {
   let url: URL;
   try {
     url = new URL(text);
@@ -49,9 +57,17 @@ export function parseQueueUrl(text: string): QueueAddress {
     retryStrategy: (times) => Math.min(50 * times, 2000),
     ...(url.username === '' ? {} : { username: decodeURIComponent(url.username) }),
     ...(url.password === '' ? {} : { password: decodeURIComponent(url.password) }),
-    ...(url.protocol === 'rediss:' ? { tls: { servername: host } } : {}),
+    ...(url.protocol === 'rediss:' ? { tls: { servername: host, ...(options.caFile === undefined || options.caFile === '' ? {} : { ca: readCa(options.caFile) }) } } : {}),
   };
   return { redis, display: redactQueueUrl(url) };
+}
+
+function readCa(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new QueueConfigError(`AIRLOCK_QUEUE_CA ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
 }
 
 export function redactQueueUrl(url: URL): string {

@@ -3,7 +3,7 @@
 // skip with this reason when redis-server is not installed (npm test's setup installs it).
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,24 +35,28 @@ export class TestRedis {
     readonly port: number,
     readonly dir: string,
     readonly password: string | undefined,
+    /** PEM files: Redis then listens with TLS only (rediss://). */
+    readonly tls: { cert: string; key: string; ca: string } | undefined,
   ) {}
 
-  static async start(options: { password?: string } = {}): Promise<TestRedis> {
-    const redis = new TestRedis(await freePort(), mkdtempSync(join(tmpdir(), 'airlock-test-redis-')), options.password);
+  static async start(options: { password?: string; tls?: { cert: string; key: string; ca: string } } = {}): Promise<TestRedis> {
+    const redis = new TestRedis(await freePort(), mkdtempSync(join(tmpdir(), 'airlock-test-redis-')), options.password, options.tls);
     await redis.spawn();
     return redis;
   }
 
   get url(): string {
-    return `redis://${this.password === undefined ? '' : `:${encodeURIComponent(this.password)}@`}127.0.0.1:${this.port}`;
+    return `${this.tls === undefined ? 'redis' : 'rediss'}://${this.password === undefined ? '' : `:${encodeURIComponent(this.password)}@`}127.0.0.1:${this.port}`;
   }
 
   private async spawn(): Promise<void> {
-    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--loglevel', 'warning'];
+    const ports = this.tls === undefined ? ['--port', String(this.port)] : ['--port', '0', '--tls-port', String(this.port), '--tls-cert-file', this.tls.cert, '--tls-key-file', this.tls.key, '--tls-ca-cert-file', this.tls.ca, '--tls-auth-clients', 'no'];
+    const args = [...ports, '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', '', '--daemonize', 'no', '--loglevel', 'warning'];
     if (this.password !== undefined) args.push('--requirepass', this.password);
     this.child = spawn(REDIS_SERVER, args, { stdio: 'ignore' });
+    const tls = this.tls === undefined ? {} : { tls: { ca: readFileSync(this.tls.ca, 'utf8'), servername: '127.0.0.1' } };
     for (let tries = 0; tries < 200; tries++) {
-      const client = new Redis({ host: '127.0.0.1', port: this.port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...(this.password === undefined ? {} : { password: this.password }) });
+      const client = new Redis({ host: '127.0.0.1', port: this.port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, ...tls, ...(this.password === undefined ? {} : { password: this.password }) });
       client.on('error', () => undefined);
       try {
         await client.connect();
