@@ -17,6 +17,7 @@ pub mod fsops;
 pub mod human;
 pub mod identity;
 pub mod io;
+pub mod lscolors;
 pub mod modes;
 pub mod process;
 pub mod quotearg;

@@ -1,6 +1,7 @@
 //! command: rg
-//! `rg`: ripgrep 13's common flags, with its output as when stdout is not a terminal
-//! (`path:line`, no line numbers by default). Patterns use the `regex` crate's syntax, as
+//! `rg`: ripgrep 13's common flags and output: `path:line` into a pipe, with line numbers
+//! and a heading per file on a terminal, coloured as ripgrep colours (`--color`, on a
+//! terminal by default). Patterns use the `regex` crate's syntax, as
 //! ripgrep does. The directory walk (hidden files, .gitignore/.ignore, -g, -t) is
 //! `rg/walk.rs`; searching a file reuses grep's searcher.
 
@@ -16,7 +17,7 @@ use common::regex::{Flags, Flavor, Regex};
 use common::{HasArg, Io, OptSpec, Parsed};
 
 use crate::registry::cmd_grep::search::Searcher;
-use crate::registry::cmd_grep::{BinaryMode, Config};
+use crate::registry::cmd_grep::{write_colored, BinaryMode, Config, Palette};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("e", 'e', "regexp", HasArg::Required),
@@ -96,6 +97,26 @@ struct Options {
     unrestricted: usize,
     filters: walk::Filters,
     paths: Vec<OsString>,
+    color: bool,
+}
+
+/// ripgrep's default colours (`path:fg:magenta`, `line:fg:green`, `match:fg:red`,
+/// `match:style:bold`), each spec written by termcolor after a reset.
+fn rg_palette() -> Palette {
+    let matched = b"\x1b[0m\x1b[1m\x1b[31m".to_vec();
+    let line = b"\x1b[0m\x1b[32m".to_vec();
+    Palette {
+        selected_match: matched.clone(),
+        context_match: matched,
+        selected_line: Vec::new(),
+        context_line: Vec::new(),
+        file_name: b"\x1b[0m\x1b[35m".to_vec(),
+        line_number: line.clone(),
+        byte_offset: line,
+        separator: Vec::new(),
+        end: b"\x1b[0m".to_vec(),
+        reverse: false,
+    }
 }
 
 #[derive(PartialEq, Eq)]
@@ -125,6 +146,9 @@ fn number(value: &OsString, io: &mut Io) -> Result<u64, i32> {
 
 fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
     let parsed = parse(args, SPEC, Order::Permute).map_err(|e| io.usage_error(&e, 2))?;
+    let tty = common::fsops::is_terminal(1);
+    // termcolor's auto: a terminal, TERM set and not dumb, NO_COLOR unset.
+    let auto_color = tty && std::env::var("TERM").map_or(false, |t| t != "dumb") && std::env::var_os("NO_COLOR").is_none();
     let mut o = Options {
         patterns: Vec::new(),
         fixed: false,
@@ -135,8 +159,8 @@ fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
         count: false,
         list: None,
         files: false,
-        line_number: false,
-        heading: false,
+        line_number: tty,
+        heading: tty,
         with_filename: None,
         only: false,
         before: None,
@@ -150,6 +174,7 @@ fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
         unrestricted: 0,
         filters: walk::Filters { hidden: false, no_ignore: false, globs: Vec::new(), types: Vec::new(), types_not: Vec::new(), max_depth: None, follow: false },
         paths: Vec::new(),
+        color: auto_color,
     };
     let mut have_patterns = false;
     let mut operands = Vec::new();
@@ -227,7 +252,17 @@ fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
             "a" => o.text = true,
             "L" => o.filters.follow = true,
             "d" => o.filters.max_depth = Some(number(&value, io)? as usize),
-            "color" => {}
+            "color" => {
+                o.color = match value.to_str() {
+                    Some("always") | Some("ansi") => true,
+                    Some("never") => false,
+                    Some("auto") => auto_color,
+                    _ => {
+                        let _ = writeln!(io.stderr, "error: '{}' isn't a valid value for '--color <WHEN>'\n\t[possible values: always, ansi, auto, never]\n", value.to_string_lossy());
+                        return Err(2);
+                    }
+                }
+            }
             "no-messages" => o.no_messages = true,
             "h" => {
                 let _ = io.out(HELP.as_bytes());
@@ -314,7 +349,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
         max_count: o.max_count,
         before: if o.only || o.count || o.list.is_some() { 0 } else { o.before.or(o.context).unwrap_or(0) },
         after: if o.only || o.count || o.list.is_some() { 0 } else { o.after.or(o.context).unwrap_or(0) },
-        color: false,
+        colors: if o.color { Some(rg_palette()) } else { None },
         eol: b'\n',
         binary: BinaryMode::Quit,
         line_buffered: false,
@@ -343,7 +378,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
                 let null = o.null;
                 walk::walk(path, display, &o.filters, &mut |file, shown| {
                     let result = if files_only {
-                        out.write_all(shown).and_then(|_| out.write_all(if null { b"\0" } else { b"\n" })).map(|_| true)
+                        write_path(out, shown, &config).and_then(|_| out.write_all(if null { b"\0" } else { b"\n" })).map(|_| true)
                     } else {
                         match std::fs::File::open(file) {
                             Ok(f) => search(&mut io::BufReader::new(f), shown, show_name, &config, &re, out, &mut state).map(|_| !state.quit),
@@ -363,7 +398,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
                 }
             } else if o.files {
                 if path.exists() {
-                    io.stdout.write_all(display)?;
+                    write_path(io.stdout, display, &config)?;
                     io.stdout.write_all(if o.null { b"\0" } else { b"\n" })?;
                 } else {
                     report_missing(&root, &o, io, &mut state);
@@ -371,7 +406,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
             } else {
                 match std::fs::File::open(path) {
                     Ok(f) => {
-                        let explicit = Config { binary: if o.text { BinaryMode::Text } else { BinaryMode::Report }, ..clone_config(&config) };
+                        let explicit = Config { binary: if o.text { BinaryMode::Text } else { BinaryMode::Report }, ..config.clone() };
                         search(&mut io::BufReader::new(f), display, show_name, &explicit, &re, io.stdout, &mut state)?;
                     }
                     Err(_) => report_missing(&root, &o, io, &mut state),
@@ -403,8 +438,9 @@ fn report_missing(root: &OsString, o: &Options, io: &mut Io, state: &mut State) 
     state.error = true;
 }
 
-fn clone_config(c: &Config) -> Config {
-    Config { group_separator: c.group_separator.clone(), ..*c }
+/// A path as rg prints it: in the path colour under --color.
+fn write_path(out: &mut dyn Write, path: &[u8], config: &Config) -> io::Result<()> {
+    write_colored(out, path, config.colors.as_ref().map(|p| &p.file_name[..]), config)
 }
 
 struct State {
@@ -432,18 +468,18 @@ fn search(input: &mut dyn BufRead, name: &[u8], show: bool, config: &Config, re:
     let end: &[u8] = if config.null_after_name { b"\0" } else { b"\n" };
     if config.count_only && outcome.count > 0 {
         if show {
-            out.write_all(name)?;
+            write_path(out, name, config)?;
             out.write_all(if config.null_after_name { b"\0" } else { b":" })?;
         }
         writeln!(out, "{}", outcome.count)?;
     }
     match config.list_files {
         Some(true) if outcome.count > 0 => {
-            out.write_all(name)?;
+            write_path(out, name, config)?;
             out.write_all(end)?;
         }
         Some(false) if outcome.count == 0 => {
-            out.write_all(name)?;
+            write_path(out, name, config)?;
             out.write_all(end)?;
         }
         _ => {}
@@ -486,5 +522,6 @@ USAGE:
 Supported in the sandbox: -e -f -F -i -S -s -v -w -x -c -l --files-with-matches
 --files-without-match --files -n -N --heading --no-heading -H -I -o -A -B -C -m
 --sort path -0 -g --hidden --no-ignore -u -t -T --type-list -q -a -L
---max-depth --no-messages. Output is as when stdout is not a terminal.
+--max-depth --no-messages --color. On a terminal, line numbers, a heading per file and
+colours are on by default, as in ripgrep.
 ";

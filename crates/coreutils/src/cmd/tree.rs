@@ -1,5 +1,7 @@
 //! `tree`: list directories as an indented tree, in tree 2.1's format and counting
-//! (-a -d -L N -f -i -I -P -F -s -h -p -r -t -v -U --dirsfirst --noreport --charset).
+//! (-a -d -L N -f -i -I -P -F -s -h -p -r -t -v -U -C -n --dirsfirst --noreport --charset).
+//! Names are coloured as tree 2.1 colours them: from TREE_COLORS or LS_COLORS on a terminal,
+//! always with -C (tree's own defaults when neither is set), never without TERM.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -7,6 +9,7 @@ use std::path::{Path, PathBuf};
 use common::args::{self, bytes_os, os_bytes, Order};
 use common::fnmatch::{fnmatch, FnFlags};
 use common::fsext::{Meta, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFSOCK};
+use common::lscolors::LsColors;
 use common::modes::mode_string;
 use common::targets::join;
 use common::{HasArg, Io, OptSpec, Parsed};
@@ -41,7 +44,7 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("version", "version", HasArg::No),
 ];
 
-const HELP: &str = "usage: tree [-adfhilnprstvFU] [-L level] [-P pattern] [-I pattern]
+const HELP: &str = "usage: tree [-adfhilnprstvCFU] [-L level] [-P pattern] [-I pattern]
 \t[--noreport] [--dirsfirst] [--filesfirst] [--charset X] [--help] [--version]
 \t[--] [directory ...]
   -a            All files are listed.
@@ -57,6 +60,8 @@ const HELP: &str = "usage: tree [-adfhilnprstvFU] [-L level] [-P pattern] [-I pa
   -s            Print the size in bytes of each file.
   -h            Print the size in a more human readable way.
   -F            Appends '/', '=', '*', '@', '|' or '>' as per ls -F.
+  -n            Turn colorization off always (-C overrides).
+  -C            Turn colorization on always.
   -v            Sort files alphanumerically by version.
   -t            Sort files by last modification time.
   -U            Leave files unsorted.
@@ -91,6 +96,32 @@ struct Options {
     sort: Sort,
     group: i32,
     ascii: bool,
+    colors: Option<LsColors>,
+}
+
+/// tree's colours when -C (or CLICOLOR) finds neither TREE_COLORS nor LS_COLORS set
+/// (color.c's built-in database).
+const TREE_DEFAULTS: &str = "no=00:rs=0:fi=00:di=01;34:ln=01;36:pi=40;33:so=01;35:bd=40;33;01:cd=40;33;01:or=40;31;01:ex=01;32:*.bat=01;32:*.BAT=01;32:*.btm=01;32:*.BTM=01;32:*.cmd=01;32:*.CMD=01;32:*.com=01;32:*.COM=01;32:*.dll=01;32:*.DLL=01;32:*.exe=01;32:*.EXE=01;32:*.arj=01;31:*.bz2=01;31:*.deb=01;31:*.gz=01;31:*.lzh=01;31:*.rpm=01;31:*.tar=01;31:*.taz=01;31:*.tb2=01;31:*.tbz2=01;31:*.tbz=01;31:*.tgz=01;31:*.tz2=01;31:*.z=01;31:*.Z=01;31:*.zip=01;31:*.ZIP=01;31:*.zoo=01;31:*.asf=01;35:*.ASF=01;35:*.avi=01;35:*.AVI=01;35:*.bmp=01;35:*.BMP=01;35:*.flac=01;35:*.FLAC=01;35:*.gif=01;35:*.GIF=01;35:*.jpg=01;35:*.JPG=01;35:*.jpeg=01;35:*.JPEG=01;35:*.m2a=01;35:*.M2a=01;35:*.m2v=01;35:*.M2V=01;35:*.mov=01;35:*.MOV=01;35:*.mp3=01;35:*.MP3=01;35:*.mpeg=01;35:*.MPEG=01;35:*.mpg=01;35:*.MPG=01;35:*.ogg=01;35:*.OGG=01;35:*.ppm=01;35:*.rm=01;35:*.RM=01;35:*.tga=01;35:*.TGA=01;35:*.tif=01;35:*.TIF=01;35:*.wav=01;35:*.WAV=01;35:*.wmv=01;35:*.WMV=01;35:*.xbm=01;35:*.xpm=01;35";
+
+/// Whether and how names are coloured, as tree 2.1's parse_dir_colors decides: not at all
+/// without TERM; with -C (or CLICOLOR_FORCE) always, else only on a terminal and unless
+/// -n or NO_COLOR; from TREE_COLORS, else LS_COLORS, else (with -C or CLICOLOR) the defaults.
+fn tree_colors(force: bool, no_color: bool) -> Option<LsColors> {
+    let var = |name: &str| std::env::var(name).ok();
+    var("TERM")?;
+    let no_color = no_color || var("NO_COLOR").map_or(false, |v| !v.is_empty());
+    let force = force || (var("CLICOLOR_FORCE").is_some() && !no_color);
+    let spec = var("TREE_COLORS").or_else(|| var("LS_COLORS"));
+    let spec = match spec {
+        Some(spec) if !spec.is_empty() => spec,
+        _ if force || var("CLICOLOR").is_some() => TREE_DEFAULTS.to_string(),
+        spec => spec?,
+    };
+    if !force && (no_color || !common::fsops::is_terminal(1)) {
+        return None;
+    }
+    // tree skips empty codes (strtok), as if the key were not there.
+    Some(LsColors::parse("", &spec, false))
 }
 
 struct Entry {
@@ -126,7 +157,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         sort: Sort::Name,
         group: 0,
         ascii: !utf8,
+        colors: None,
     };
+    let (mut force_color, mut no_color) = (false, false);
     let mut report = true;
     let mut roots = Vec::new();
     for p in parsed {
@@ -166,7 +199,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "filesfirst" => o.group = 1,
             "noreport" => report = false,
             "charset" => o.ascii = !value.to_string_lossy().to_ascii_lowercase().starts_with("utf"),
-            "no-color" => {}
+            "no-color" => no_color = true,
+            "color" => force_color = true,
             "help" => {
                 let _ = io.out(HELP.as_bytes());
                 return 0;
@@ -181,6 +215,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
         }
     }
+    o.colors = tree_colors(force_color, no_color);
     if roots.is_empty() {
         roots.push(OsString::from("."));
     }
@@ -295,10 +330,25 @@ impl<'a> Walker<'a> {
         if !fields.is_empty() {
             line.extend_from_slice(format!("[{}]  ", fields.join(" ")).as_bytes());
         }
-        line.extend_from_slice(shown);
+        let orphan = e.target.is_some() && e.target_meta.is_none();
+        let paint = |line: &mut Vec<u8>, text: &[u8], meta: Option<&Meta>, target: bool| match &self.o.colors {
+            Some(colors) => {
+                let mode = meta.map_or(0, |m| m.mode);
+                // A broken link is `or`, its target `mi`; what has no type (the missing
+                // target) is `no`.
+                let broken = if !orphan { None } else if target { colors.key("mi") } else { colors.key("or") };
+                let code = broken.or_else(|| colors.code(mode, false, text)).or_else(|| if mode & S_IFMT == 0 { colors.key("no") } else { None });
+                colors.paint(line, text, code);
+            }
+            None => line.extend_from_slice(text),
+        };
+        // `ln=target`: a link's name in its target's colour.
+        let link_target_color = self.o.colors.as_ref().map_or(false, |c| c.key("ln").map_or(false, |v| v.eq_ignore_ascii_case("target")));
+        let own = if link_target_color && e.target.is_some() { e.target_meta.as_ref() } else { Some(&e.meta) };
+        paint(&mut line, shown, own, false);
         if let Some(t) = &e.target {
             line.extend_from_slice(b" -> ");
-            line.extend_from_slice(t);
+            paint(&mut line, t, e.target_meta.as_ref(), true);
             if let (true, Some(tm)) = (self.o.classify, e.target_meta) {
                 line.extend_from_slice(indicator(&tm));
             }

@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Write};
 
 use common::regex::Regex;
 
-use super::{BinaryMode, Config};
+use super::{write_colored, BinaryMode, Config};
 
 /// What the caller learns about one input.
 #[derive(Default)]
@@ -19,8 +19,6 @@ pub struct Outcome {
     /// -q: stop everything now.
     pub quit: bool,
 }
-
-const SGR_END: &[u8] = b"\x1b[m\x1b[K";
 
 pub struct Searcher<'c, 'o> {
     config: &'c Config,
@@ -233,7 +231,7 @@ impl<'c, 'o> Searcher<'c, 'o> {
         if !selected {
             if self.after_left > 0 {
                 self.after_left -= 1;
-                self.print_line(text, b'-', offset, matched)?;
+                self.print_line(text, b'-', offset)?;
                 if self.stopping && self.after_left == 0 {
                     self.done = true;
                 }
@@ -274,20 +272,20 @@ impl<'c, 'o> Searcher<'c, 'o> {
         let ring = std::mem::take(&mut self.ring);
         for (lineno, off, text) in &ring {
             self.separator(*lineno)?;
-            self.emit(text, b'-', *lineno, *off, false)?;
+            self.emit(text, b'-', *lineno, *off)?;
         }
         self.separator(self.lineno)?;
-        self.emit(text, b':', self.lineno, offset, true)?;
+        self.emit(text, b':', self.lineno, offset)?;
         self.after_left = config.after;
         Ok(())
     }
 
-    fn print_line(&mut self, text: &[u8], sep: u8, offset: u64, matched: bool) -> io::Result<()> {
+    fn print_line(&mut self, text: &[u8], sep: u8, offset: u64) -> io::Result<()> {
         if self.config.quiet_output() || self.binary {
             return Ok(());
         }
         self.separator(self.lineno)?;
-        self.emit(text, sep, self.lineno, offset, matched && !self.config.invert)
+        self.emit(text, sep, self.lineno, offset)
     }
 
     /// `--` between groups of context that are not adjacent.
@@ -302,21 +300,25 @@ impl<'c, 'o> Searcher<'c, 'o> {
         }
         if config.context_given && *self.printed_any && self.last_printed.map_or(true, |l| lineno > l + 1) && config.group_separator.is_some() {
             let sep = config.group_separator.as_deref().unwrap_or(b"--");
-            if config.color {
-                self.out.write_all(b"\x1b[36m\x1b[K")?;
-                self.out.write_all(sep)?;
-                self.out.write_all(SGR_END)?;
-            } else {
-                self.out.write_all(sep)?;
-            }
+            write_colored(self.out, sep, config.colors.as_ref().map(|p| &p.separator[..]), config)?;
             self.out.write_all(b"\n")?;
         }
         Ok(())
     }
 
-    /// Prints a line (or its matches with -o) with its prefix.
-    fn emit(&mut self, text: &[u8], sep: u8, lineno: u64, offset: u64, colorable: bool) -> io::Result<()> {
+    /// Prints a line (or its matches with -o) with its prefix. Coloured, as GNU grep's
+    /// print_line_middle and print_line_tail: the matches of a matching line (a selected one,
+    /// or a context one under -v) in `ms`/`mc`, the text around them in `sl`/`cx`.
+    fn emit(&mut self, text: &[u8], sep: u8, lineno: u64, offset: u64) -> io::Result<()> {
         let config = self.config;
+        let selected = sep == b':';
+        let (match_color, line_color) = match &config.colors {
+            Some(p) => (
+                if selected { &p.selected_match[..] } else { &p.context_match[..] },
+                if selected != (config.invert && p.reverse) { &p.selected_line[..] } else { &p.context_line[..] },
+            ),
+            None => (&[][..], &[][..]),
+        };
         self.last_printed = Some(lineno);
         *self.printed_any = true;
         if config.only_matching {
@@ -338,7 +340,7 @@ impl<'c, 'o> Searcher<'c, 'o> {
                     self.encoding_error = true;
                 } else {
                     self.prefix(sep, lineno, offset + s as u64, part.is_empty())?;
-                    self.colored(part, config.match_color())?;
+                    write_colored(self.out, part, Some(match_color), config)?;
                     self.out.write_all(&[config.eol])?;
                 }
                 pos = e;
@@ -350,9 +352,9 @@ impl<'c, 'o> Searcher<'c, 'o> {
             return Ok(());
         }
         self.prefix(sep, lineno, offset, text.is_empty())?;
-        if config.color && colorable {
+        let mut last = 0;
+        if !match_color.is_empty() && selected != config.invert {
             let mut pos = 0;
-            let mut last = 0;
             while pos <= text.len() {
                 let (s, e) = match self.re.find_at(text, pos) {
                     Some(m) => m,
@@ -362,15 +364,21 @@ impl<'c, 'o> Searcher<'c, 'o> {
                     pos = s + 1;
                     continue;
                 }
+                // GNU starts the line colour before the text ahead of each match and lets
+                // the match's own colour end it.
+                self.out.write_all(line_color)?;
                 self.out.write_all(&text[last..s])?;
-                self.colored(&text[s..e], config.match_color())?;
+                write_colored(self.out, &text[s..e], Some(match_color), config)?;
                 last = e;
                 pos = e;
             }
-            self.out.write_all(&text[last..])?;
-        } else {
-            self.out.write_all(text)?;
         }
+        let rest = &text[last..];
+        // The line colour stops before a carriage return ending the line, and an empty
+        // tail gets none.
+        let tail = if rest.last() == Some(&b'\r') { rest.len() - 1 } else { rest.len() };
+        write_colored(self.out, &rest[..tail], if tail > 0 { Some(line_color) } else { None }, config)?;
+        self.out.write_all(&rest[tail..])?;
         self.out.write_all(&[config.eol])?;
         self.flush_if_line_buffered()
     }
@@ -382,40 +390,20 @@ impl<'c, 'o> Searcher<'c, 'o> {
         Ok(())
     }
 
-    fn colored(&mut self, text: &[u8], color: Option<&[u8]>) -> io::Result<()> {
-        match color {
-            Some(sgr) => {
-                self.out.write_all(b"\x1b[")?;
-                self.out.write_all(sgr)?;
-                self.out.write_all(b"m\x1b[K")?;
-                self.out.write_all(text)?;
-                self.out.write_all(SGR_END)
-            }
-            None => self.out.write_all(text),
-        }
-    }
-
     fn sep(&mut self, sep: u8) -> io::Result<()> {
-        if self.config.color {
-            self.out.write_all(b"\x1b[36m\x1b[K")?;
-            self.out.write_all(&[sep])?;
-            self.out.write_all(SGR_END)
-        } else {
-            self.out.write_all(&[sep])
-        }
+        write_colored(self.out, &[sep], self.config.colors.as_ref().map(|p| &p.separator[..]), self.config)
     }
 
     fn prefix(&mut self, sep: u8, lineno: u64, offset: u64, empty: bool) -> io::Result<()> {
         let config = self.config;
-        let color = config.color;
+        let palette = config.colors.as_ref();
         if self.header_due {
             self.header_due = false;
-            self.out.write_all(self.name)?;
+            write_colored(self.out, self.name, palette.map(|p| &p.file_name[..]), config)?;
             self.out.write_all(b"\n")?;
         }
         if self.show_name {
-            let name = self.name;
-            self.colored(name, if color { Some(b"35") } else { None })?;
+            write_colored(self.out, self.name, palette.map(|p| &p.file_name[..]), config)?;
             if config.null_after_name {
                 self.out.write_all(b"\0")?;
             } else {
@@ -424,12 +412,12 @@ impl<'c, 'o> Searcher<'c, 'o> {
         }
         if config.line_number {
             let text = if config.initial_tab { format!("{:>4}", lineno) } else { lineno.to_string() };
-            self.colored(text.as_bytes(), if color { Some(b"32") } else { None })?;
+            write_colored(self.out, text.as_bytes(), palette.map(|p| &p.line_number[..]), config)?;
             self.sep(sep)?;
         }
         if config.byte_offset {
             let text = if config.initial_tab { format!("{:>9}", offset) } else { offset.to_string() };
-            self.colored(text.as_bytes(), if color { Some(b"32") } else { None })?;
+            write_colored(self.out, text.as_bytes(), palette.map(|p| &p.byte_offset[..]), config)?;
             self.sep(sep)?;
         }
         if config.initial_tab && (self.show_name || config.line_number || config.byte_offset) && !empty {
