@@ -48,6 +48,10 @@ test("pkg install from the server's registry, set in Settings; the program still
     await typeInTerminal(page, `pkg list && lua -e 'print("still " .. 6 * 7)'\n`);
     await expect(terminalText(page)).toContainText('lua 5.2.4 (lua)', { timeout: 30_000 });
     await expect(terminalText(page)).toContainText('still 42', { timeout: 30_000 });
+    await waitIdle(page);
+    // A script file by a relative path: the program reads the workspace's files.
+    await typeInTerminal(page, `cd /tmp && echo 'print("from a file: " .. 2 ^ 10)' > f.lua && lua f.lua\n`);
+    await expect(terminalText(page)).toContainText('from a file: 1024', { timeout: 30_000 });
   } finally {
     await airlock.close();
   }

@@ -37,7 +37,10 @@ export class ProcessMemory {
   }
 
   readString(ptr: number, length: number): string {
-    return decodePathBytes(this.slice(ptr, length));
+    const bytes = this.slice(ptr, length);
+    // Browsers' TextDecoder refuses views of shared memory (a foreign program's, in the
+    // playground): decode a copy of those.
+    return decodePathBytes(bytes.buffer instanceof ArrayBuffer ? bytes : bytes.slice());
   }
 
   setU32(ptr: number, value: number): void {
