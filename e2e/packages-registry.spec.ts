@@ -1,8 +1,8 @@
 // Packages in the playground from the server's own sample registry (public/packages/,
 // docs/packages.md), kept across a reload: Settings → Packages → "Use this server's
-// registry", `pkg install lua`, reload, and lua still runs. The spec runs a server of its
-// own whose gateway allows that server's host (the shared e2e server's gateway allows
-// none); everything listens on 127.0.0.1.
+// registry", `pkg install lua`, reload, and lua still runs; then sqlite3 and lz4 run too.
+// The spec runs a server of its own whose gateway allows that server's host (the shared
+// e2e server's gateway allows none); everything listens on 127.0.0.1.
 
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -52,6 +52,11 @@ test("pkg install from the server's registry, set in Settings; the program still
     // A script file by a relative path: the program reads the workspace's files.
     await typeInTerminal(page, `cd /tmp && echo 'print("from a file: " .. 2 ^ 10)' > f.lua && lua f.lua\n`);
     await expect(terminalText(page)).toContainText('from a file: 1024', { timeout: 30_000 });
+    await waitIdle(page);
+    // The other two run in the browser too: SQLite on a database file, LZ4 through pipes.
+    await typeInTerminal(page, `pkg install sqlite3 lz4 >/dev/null && sqlite3 t.db 'create table t(x); insert into t values (40), (2); select "sum " || sum(x) from t' && echo hello-lz4 | lz4 | lz4 -d | tr a-z A-Z\n`);
+    await expect(terminalText(page)).toContainText('sum 42', { timeout: 60_000 });
+    await expect(terminalText(page)).toContainText('HELLO-LZ4', { timeout: 30_000 });
   } finally {
     await airlock.close();
   }
