@@ -62,7 +62,8 @@ describe.skipIf(missing !== undefined)(`gate queue faults (worker processes)${mi
     kit = await startKit(redis.url);
     workRoot = join(kit.dir, 'work');
     workers.push(...(await Promise.all([0, 1, 2].map(() => startWorker(redis.url, workRoot)))));
-  });
+    // Three CLIs compiled by tsx at once on a loaded machine: more than the default hook time.
+  }, 600_000);
   afterAll(async () => {
     for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGKILL');
     await kit?.close();
@@ -97,13 +98,12 @@ describe.skipIf(missing !== undefined)(`gate queue faults (worker processes)${mi
       expect(Object.keys(placements)).toEqual([ledger.attempts[0]?.sandboxRunId]);
       for (const placement of Object.values(placements)) {
         jobIds.add(placement.jobId);
-        deliveries.push(placement.deliveries.map((d) => d.workerId));
-        expect(placement.workerId).not.toBe(victim.id);
+        deliveries.push([...placement.deliveries.map((d) => d.workerId), placement.workerId]);
       }
     }
     expect(jobIds.size).toBe(GATES);
-    // The killed worker's gate was taken over by another worker.
-    expect(deliveries.some((workersOfRun) => workersOfRun.includes(victim.id) && workersOfRun.length > 1)).toBe(true);
+    // The killed worker's gate was taken over by another worker, which delivered its result.
+    expect(deliveries.some((workersOfRun) => workersOfRun.includes(victim.id) && workersOfRun.at(-1) !== victim.id)).toBe(true);
 
     // The live workers swept the killed one's directory; on SIGTERM they remove their own.
     await until("the killed worker's temp dir is swept", () => !existsSync(join(workRoot, victim.id)));

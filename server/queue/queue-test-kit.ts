@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { BackendName } from '../backends/contract.js';
 import { BUILTIN_CATALOG, loadCatalog } from '../gates/catalog.js';
 import { GateRunner, type GateOutcome } from '../gates/runner.js';
 import { createQueueDispatch, type QueueDispatch } from './dispatch.js';
@@ -45,8 +46,8 @@ export function tinyWorkspace(root: string, name: string, seconds = 0): string {
   return workspace;
 }
 
-export function runGate(kit: Kit, workspace: string): Promise<GateOutcome> {
+export function runGate(kit: Kit, workspace: string, backend: BackendName = 'wasm'): Promise<GateOutcome> {
   const gate = loadCatalog([BUILTIN_CATALOG]).get('tests');
   if (gate === undefined) throw new Error('the built-in catalog has no tests gate');
-  return new GateRunner({ gate, workspace, client: kit.dispatch.client('wasm'), gatesDir: kit.gatesDir }).run();
+  return new GateRunner({ gate, workspace, client: kit.dispatch.client(backend), gatesDir: kit.gatesDir }).run();
 }
