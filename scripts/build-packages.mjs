@@ -40,7 +40,7 @@ function fail(message) {
 }
 
 if (!existsSync(CLANG)) fail(`${CLANG} is missing; install it with: apt-get install -y clang-14 wasi-libc libclang-rt-14-dev-wasm32`);
-if (!existsSync(LUA_SOURCES)) fail(`${LUA_SOURCES} is missing; install it with: apt-get install -y librust-lua52-sys-dev (node scripts/setup.mjs does)`);
+if (!existsSync(LUA_SOURCES)) fail(`${LUA_SOURCES} is missing; install it with: apt-get install -y librust-lua52-sys-dev (npm test installs it: scripts/setup.mjs BUILD_PACKAGES)`);
 
 /** The npm tarballs, unpacked once into crates/target/package-sources/NAME-VERSION/. */
 const sourcesDir = join(root, 'crates/target/package-sources');
