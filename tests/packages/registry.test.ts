@@ -50,6 +50,14 @@ describe('the sample registry', { timeout: TIMEOUT }, () => {
     }
   });
 
+  it('resolves only http(s) URLs against the index; without a base a relative URL is refused', () => {
+    const entry = (url: string) => JSON.stringify({ packages: [{ name: 'x', version: '1', description: '', url, sha256: '0'.repeat(64), size: 1, commands: ['x'] }] });
+    expect(parseIndex(entry('../x.wasm'), 'https://r.test/a/index.json').entries[0]?.url).toBe('https://r.test/x.wasm');
+    expect(parseIndex(entry('//other.test/x.wasm'), 'https://r.test/index.json').entries[0]?.url).toBe('https://other.test/x.wasm');
+    expect(parseIndex(entry('file:///etc/passwd'), 'https://r.test/index.json').problems).toEqual(['x: its url is not an http(s) URL (or one relative to the index)']);
+    expect(parseIndex(entry('x.wasm')).problems).toEqual(['x: its url is not an http(s) URL']);
+  });
+
   it('is served by the server with its wasm media type', async () => {
     const index = await fetch(`http://${host}/packages/index.json`);
     expect(index.status).toBe(200);
