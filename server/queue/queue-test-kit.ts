@@ -1,7 +1,7 @@
 // What the queue tests share: a dispatch with its run endpoints on loopback (the server's
 // half, without the rest of the server), a tiny workspace, and gate runs through it.
 
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -33,6 +33,7 @@ export async function startKit(url: string): Promise<Kit> {
     async close() {
       await dispatch.close();
       await app.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
