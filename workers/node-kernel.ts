@@ -14,6 +14,7 @@ import { framedEndpoint } from '../src/protocol/node-framing.js';
 import { FORBIDDEN_GLOBALS, hardenRealm } from './harden.js';
 import { nodeInlinePythonPrograms, nodePythonPrograms } from '../src/kernel/python/node-launcher.js';
 import { nodeForeignWorkerFactory } from '../src/kernel/abi/foreign/node-launcher.js';
+import { importedMemoryMinPages } from '../src/kernel/abi/wasm/wasm-program.js';
 
 const exit = process.exit.bind(process);
 const argument = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -33,13 +34,17 @@ interface ManifestModule {
   asyncifyBytes?: number;
 }
 
-// Compile every module of the manifest now, while the child waits in the warm pool.
+// Compile every module of the manifest now, while the child waits in the warm pool. The
+// file's bytes are not kept: V8 holds its own copy inside the module, and the kernel needs
+// only the memory's initial size from them (4.4 MiB less per child; docs/limits.md, "What a
+// sandbox costs"). V8 compiles each function lazily on its first call, so this decodes
+// and validates the modules but generates no code yet.
 const compiled = new Map<string, ModuleSpec>();
 if (wasmDir !== undefined) {
   const manifest = JSON.parse(readFileSync(join(wasmDir, 'manifest.json'), 'utf8')) as { modules: ManifestModule[] };
   for (const entry of manifest.modules) {
-    const bytes = new Uint8Array(readFileSync(join(wasmDir, entry.file)));
-    compiled.set(entry.name, { name: entry.name, tools: entry.commands, bytes, module: new WebAssembly.Module(bytes), asyncifyBytes: entry.asyncifyBytes });
+    const bytes = readFileSync(join(wasmDir, entry.file));
+    compiled.set(entry.name, { name: entry.name, tools: entry.commands, module: new WebAssembly.Module(bytes), memoryMinPages: importedMemoryMinPages(bytes), asyncifyBytes: entry.asyncifyBytes });
   }
 }
 
