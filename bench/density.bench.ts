@@ -148,6 +148,29 @@ async function memoryAt(wanted: number): Promise<BenchRow[]> {
   return rows;
 }
 
+/** A few hundred processes, a sort and 500 files: what grows V8's young generation in the child. */
+const WORKLOAD = 'for i in $(seq 300); do echo $i | cat > /dev/null; done; seq 200000 | sort | wc -l; mkdir -p work; for i in $(seq 500); do echo $i > work/$i; done';
+/** V8 shrinks a heap it no longer needs only some seconds into idling. */
+const USED_SETTLE_MS = 10_000;
+
+/** One sandbox idle after it has done some work (the rows above measure it fresh). */
+async function memoryAfterWork(): Promise<BenchRow[]> {
+  const sandbox = await Sandbox.create({});
+  try {
+    const result = await sandbox.run(WORKLOAD, { timeoutMs: 120_000 });
+    if (result.stdout !== '200000\n') throw new Error(`the workload printed ${JSON.stringify(result.stdout)}: ${result.stderr}`);
+    await pause(USED_SETTLE_MS);
+    const [tree] = inUseTrees();
+    if (tree === undefined) throw new Error('found no sandbox process');
+    return [
+      { group: 'density', name: 'RSS of one sandbox idle after 300 processes, a 200,000-line sort and 500 files', value: tree.rssKiB / 1024, unit: 'MiB', target: '≤ 30 MiB' },
+      { group: 'density', name: 'Pss of the same', value: tree.pssKiB / 1024, unit: 'MiB', target: '≤ 30 MiB' },
+    ];
+  } finally {
+    await sandbox.destroy();
+  }
+}
+
 async function forkTime(): Promise<BenchRow[]> {
   const sandbox = await Sandbox.create({});
   const forks: Sandbox[] = [];
@@ -246,6 +269,7 @@ export async function run(): Promise<BenchRow[]> {
     ['memory1', () => memoryAt(1)],
     ['memory10', () => memoryAt(10)],
     ['memory100', () => memoryAt(100)],
+    ['used', memoryAfterWork],
     ['fork', forkTime],
     ['python', pythonBackToBack],
     ['spawn', spawnLatency],
