@@ -2,6 +2,8 @@
 // SandboxSpec, report a SandboxRun; say whether it can run here at all (health).
 // Backends: wasm (an Airlock Node sandbox), qemu (a microVM), firecracker (KVM hosts).
 
+import type { ProxyDecision } from '../egress-proxy/proxy.js';
+
 export type BackendName = 'wasm' | 'qemu' | 'firecracker';
 export const BACKEND_NAMES: readonly BackendName[] = ['wasm', 'qemu', 'firecracker'];
 
@@ -113,6 +115,8 @@ export interface ExecuteOptions {
   onStarted?: (run: { runId: string }) => void;
   /** Aborting kills the run; it ends as timed out. */
   signal?: AbortSignal;
+  /** Each decision of the egress proxy a `scoped` run goes through (the gate's network.decision events). */
+  onNetworkDecision?: (decision: ProxyDecision) => void;
 }
 
 export interface SandboxClient {

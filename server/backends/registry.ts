@@ -8,8 +8,8 @@ import { FirecrackerSandboxClient } from './firecracker/firecracker-client.js';
 import { QemuSandboxClient, type EgressProxyFactory } from './qemu/qemu-client.js';
 import { WasmSandboxClient } from './wasm/wasm-client.js';
 
-export const egressProxyForSpec: EgressProxyFactory = async (spec) => {
-  const proxy = await startEgressProxy({ policy: { allowedHosts: [...spec.egressAllowlist] }, host: '127.0.0.1', port: 0 });
+export const egressProxyForSpec: EgressProxyFactory = async (spec, onDecision) => {
+  const proxy = await startEgressProxy({ policy: { allowedHosts: [...spec.egressAllowlist] }, host: '127.0.0.1', port: 0, ...(onDecision === undefined ? {} : { onDecision }) });
   const port = proxy.port;
   if (port === undefined) {
     await proxy.close();

@@ -162,6 +162,7 @@ export class GateRunner {
         runsDir: join(runDir, 'sandbox'),
         onStarted: ({ runId }) => this.note({ type: 'sandbox.run_started', backend, specHash: spec.specHash, sandboxRunId: runId }),
         onProgress: (event) => this.options.onProgress?.({ type: 'sandbox', attempt, message: event.message }),
+        onNetworkDecision: (decision) => this.note({ type: 'network.decision', runId: null, ...decision }),
         ...(this.options.signal === undefined ? {} : { signal: this.options.signal }),
       });
     } catch (error) {

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATE_LIMITS } from '../../../src/protocol/limits.js';
+import type { ProxyDecision } from '../../egress-proxy/proxy.js';
 import type { ExecuteOptions, SandboxClient, SandboxHealth, SandboxRun, SandboxSpec } from '../contract.js';
 import { CopyOutWriter } from '../copy-out.js';
 import { SandboxBackendUnavailable, SandboxImageUnavailable, SandboxRunFailed, SandboxSpecError } from '../errors.js';
@@ -39,7 +40,7 @@ export interface EgressProxy {
   caPem: string | null;
   close(): Promise<void>;
 }
-export type EgressProxyFactory = (spec: SandboxSpec) => Promise<EgressProxy>;
+export type EgressProxyFactory = (spec: SandboxSpec, onDecision?: (decision: ProxyDecision) => void) => Promise<EgressProxy>;
 
 export interface QemuClientOptions {
   runsDir?: string;
@@ -148,7 +149,7 @@ export class QemuSandboxClient implements SandboxClient {
     const runDir = createRunDir(options.runsDir ?? this.options.runsDir ?? join(defaultGatesDir(), 'sandbox-runs'));
     options.onStarted?.({ runId: runDir.runId });
     const startedAt = new Date();
-    const proxy = spec.network === 'scoped' && this.options.egressProxy !== undefined ? await this.options.egressProxy(spec) : null;
+    const proxy = spec.network === 'scoped' && this.options.egressProxy !== undefined ? await this.options.egressProxy(spec, options.onNetworkDecision) : null;
     const stage = join(runDir.dir, 'input');
     const disks = { input: join(runDir.dir, 'input.img'), output: join(runDir.dir, 'output.img') };
     try {
