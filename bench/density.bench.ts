@@ -138,8 +138,8 @@ async function memoryAt(wanted: number): Promise<BenchRow[]> {
     const n = sandboxes.length;
     const was = n === 100 ? 'was ~90 MiB' : 'issue: ~90 MiB at 100';
     rows.push(
-      { group: 'density', name: `RSS per idle sandbox, ${n} sandboxes (process tree, shared text counted per child)`, value: rss, unit: 'MiB', target: `≤ 30 MiB (${was})` },
-      { group: 'density', name: `Pss per idle sandbox, ${n} sandboxes (shared pages divided)`, value: pss, unit: 'MiB', target: '≤ 30 MiB' },
+      { group: 'density', name: `RSS per idle sandbox, ${n} sandbox${n === 1 ? '' : 'es'} (process tree, shared text counted per child)`, value: rss, unit: 'MiB', target: `≤ 30 MiB (${was})` },
+      { group: 'density', name: `Pss per idle sandbox, ${n} sandbox${n === 1 ? '' : 'es'} (shared pages divided)`, value: pss, unit: 'MiB', target: '≤ 30 MiB' },
     );
     if (wanted === 100) rows.push({ group: 'density', name: `creating ${n} sandboxes one after another`, value: createMs / 1000, unit: 's', target: n === 100 ? '(was 9.9 s)' : '(was 9.9 s for 100)' });
   } finally {
