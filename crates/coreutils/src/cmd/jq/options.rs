@@ -65,7 +65,8 @@ fn read_file(path: &str) -> Result<Vec<u8>, String> {
 
 /// Ok(None): --help was asked for.
 pub fn parse(args: &[OsString]) -> Result<Option<Options>, OptError> {
-    let mut o = Options { indent: 2, ..Options::default() };
+    // jq 1.6 colours by default when stdout is a terminal (whatever TERM says).
+    let mut o = Options { indent: 2, color: common::fsops::is_terminal(1), ..Options::default() };
     let mut program: Option<String> = None;
     let mut from_file = false;
     let mut args_mode: Option<bool> = None; // Some(true) = --jsonargs
