@@ -10,6 +10,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { Sandbox } from '../src/host/node/index.js';
 import { kernelBundlePath } from '../src/host/node/kernel-bundle.js';
 import { pythonSnapshotReady } from '../src/host/python/node-snapshot.js';
@@ -243,19 +244,35 @@ async function pythonBackToBack(): Promise<BenchRow[]> {
   }
 }
 
-/** As the kernel group measures it (an in-process kernel, the probe tool), so the figures compare. */
+/**
+ * As the kernel group measures it (an in-process kernel, the probe tool), so the figures
+ * compare; and how many of the slowest 1% overlapped a garbage collection of this process.
+ */
 async function spawnLatency(): Promise<BenchRow[]> {
+  const collections: Array<{ start: number; end: number }> = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) collections.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+  });
+  observer.observe({ entryTypes: ['gc'] });
   const kernel = createTestKernel();
   for (let i = 0; i < 500; i++) await kernel.run(['probe', 'exit', '0']);
-  const samples: number[] = [];
+  const runs: Array<{ start: number; end: number }> = [];
   for (let i = 0; i < 3000; i++) {
-    const started = performance.now();
+    const start = performance.now();
     await kernel.run(['probe', 'exit', '0']);
-    samples.push(performance.now() - started);
+    runs.push({ start, end: performance.now() });
   }
+  // GC entries are delivered asynchronously.
+  await pause(100);
+  observer.disconnect();
+  const samples = runs.map((run) => run.end - run.start);
+  const p99 = percentile(samples, 0.99);
+  const slowest = runs.filter((run) => run.end - run.start >= p99);
+  const duringGc = slowest.filter((run) => collections.some((gc) => gc.start < run.end && gc.end > run.start)).length;
   return [
     { group: 'density', name: 'spawn→exit of a trivial tool, p50', value: percentile(samples, 0.5), unit: 'ms', target: '(was 0.227 ms)' },
-    { group: 'density', name: 'spawn→exit of a trivial tool, p99', value: percentile(samples, 0.99), unit: 'ms', target: '≤ 0.5 ms (was 4.8 ms)' },
+    { group: 'density', name: 'spawn→exit of a trivial tool, p99', value: p99, unit: 'ms', target: '≤ 0.5 ms (was 4.8 ms)' },
+    { group: 'density', name: `spawn→exit: the slowest 1% that overlapped a GC (of ${slowest.length})`, value: duringGc, unit: 'runs' },
   ];
 }
 
