@@ -13,8 +13,9 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import { request } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
 import type { BackendName, SandboxClient, SandboxSpec } from '../backends/contract.js';
-import { createSandboxClient } from '../backends/registry.js';
+import { createSandboxClient, egressProxyWithSecrets } from '../backends/registry.js';
 import { parseSandboxSpec } from '../backends/spec.js';
+import type { SecretBinding } from '../../src/host/network/secrets.js';
 import { GATE_LIMITS } from '../../src/protocol/limits.js';
 import { receiveArtifact, unpackTar } from './artifacts.js';
 import { WorkerHeartbeat, type WorkerRecord } from './fleet.js';
@@ -41,6 +42,11 @@ export interface GateWorkerOptions {
   heartbeatMs?: number;
   /** The backend clients (default: this machine's). */
   clientFor?: (backend: BackendName) => SandboxClient;
+  /**
+   * This machine's secrets, added by its egress proxy to the scoped runs' requests for their
+   * bound hosts. Jobs never carry secrets (a spec asking for one in its env is refused).
+   */
+  secrets?: readonly SecretBinding[];
   log?: (line: string) => void;
 }
 
@@ -95,7 +101,7 @@ export class GateWorker {
     for (const dir of sweepOrphans(root, this.workerId)) this.log(`removed ${dir}, left by a worker that is gone`);
     this.workDir = claimWorkDir(root, this.workerId);
     for (const backend of this.options.backends) {
-      const client = this.options.clientFor?.(backend) ?? createSandboxClient(backend, { runsDir: this.workDir });
+      const client = this.options.clientFor?.(backend) ?? createSandboxClient(backend, { runsDir: this.workDir, egressProxy: egressProxyWithSecrets(this.options.secrets) });
       const health = await client.health();
       if (!health.reachable) {
         this.declined[backend] = health.reasons.join('; ') || 'health check failed';

@@ -34,6 +34,8 @@ worker options:
                                 here is declined with its reason
   --concurrency N               runs at once (default 1)
   --work-dir DIR                scratch root (default $TMPDIR/airlock-gate-worker)
+  --config FILE                 a server config file (docs/server.md) whose network.secrets
+                                this worker's egress proxy adds to scoped runs' requests
   --lock-ms N, --stalled-interval-ms N, --heartbeat-ms N
                                 BullMQ's job lock, its stalled-job check and the fleet
                                 heartbeat (defaults 30000, 30000, 5000)
@@ -73,6 +75,8 @@ export interface WorkerCommand {
   backends: BackendName[];
   concurrency: number;
   workDir?: string;
+  /** A server config file: its network.secrets are this worker's (jobs carry none). */
+  configFile?: string;
   lockMs?: number;
   stalledIntervalMs?: number;
   heartbeatMs?: number;
@@ -102,6 +106,7 @@ function parseWorker(value: (name: string) => string | undefined): Parsed {
     command: {
       kind: 'worker', queue, backends: [...new Set(backends)] as BackendName[], concurrency: numbers['--concurrency'] ?? 1,
       ...(value('--work-dir') === undefined ? {} : { workDir: resolve(value('--work-dir') as string) }),
+      ...(value('--config') === undefined ? {} : { configFile: resolve(value('--config') as string) }),
       ...optional('lockMs', numbers['--lock-ms']), ...optional('stalledIntervalMs', numbers['--stalled-interval-ms']), ...optional('heartbeatMs', numbers['--heartbeat-ms']),
     },
   };
@@ -131,7 +136,7 @@ export function parseGateArgs(argv: string[]): Parsed {
   const flags = new Map<string, string | true>();
   const catalog: string[] = [];
   const VALUED = new Set(['--workspace', '--backend', '--max-attempts-override', '--regenerate', '--base', '--catalog', '--gates-dir', '--older-than',
-    '--queue', '--listen', '--advertise', '--backends', '--concurrency', '--work-dir', '--lock-ms', '--stalled-interval-ms', '--heartbeat-ms']);
+    '--queue', '--listen', '--advertise', '--backends', '--concurrency', '--work-dir', '--lock-ms', '--stalled-interval-ms', '--heartbeat-ms', '--config']);
   const BOOLEAN = new Set(['--operator-ack', '--json', '-h', '--help']);
   for (let i = 0; i < rest.length; i++) {
     const word = rest[i] as string;

@@ -29,8 +29,27 @@ describe('gate worker arguments', () => {
     expect(parseGateArgs(['worker'])).toEqual({ ok: false, error: 'worker needs --queue redis://HOST:PORT' });
     expect(parseGateArgs(['worker', '--queue', 'redis://h:1', '--backends', 'docker'])).toMatchObject({ ok: false, error: expect.stringMatching(/--backends: 'docker' is not one of/) });
     expect(parseGateArgs(['worker', '--queue', 'redis://h:1', '--concurrency', '0'])).toMatchObject({ ok: false, error: "--concurrency: '0' must be an integer from 1 to 64" });
+    expect(parseGateArgs(['worker', '--queue', 'redis://h:1', '--config', '/etc/airlock.yaml'])).toMatchObject({ ok: true, command: { kind: 'worker', configFile: '/etc/airlock.yaml' } });
     expect(parseGateArgs(['run', 'tests', '--workspace', '.', '--listen', '127.0.0.1:0'])).toEqual({ ok: false, error: '--listen and --advertise need --queue URL' });
     expect(parseGateArgs(['run', 'tests', '--workspace', '.', '--queue', 'redis://h:1', '--listen', 'nope'])).toEqual({ ok: false, error: "--listen: 'nope' is not HOST:PORT" });
+  });
+});
+
+describe('gate worker --config', () => {
+  it('refuses, before touching the queue, a config file it cannot use: exit 2 naming the file or the secret', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'airlock-worker-config-'));
+    try {
+      const absent = await cli(['gate', 'worker', '--queue', 'redis://127.0.0.1:1', '--config', join(dir, 'absent.yaml')]);
+      expect(absent.code).toBe(2);
+      expect(absent.stderr).toContain(`--config ${join(dir, 'absent.yaml')}: ENOENT`);
+      const unset = join(dir, 'unset.yaml');
+      writeFileSync(unset, 'network:\n  secrets:\n    - { name: GITHUB_TOKEN, env: AIRLOCK_TEST_UNSET_SECRET, hosts: [api.github.com], header: Authorization, template: "Bearer ${GITHUB_TOKEN}" }\n');
+      const refused = await cli(['gate', 'worker', '--queue', 'redis://127.0.0.1:1', '--config', unset]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('network.secrets: GITHUB_TOKEN: the environment variable AIRLOCK_TEST_UNSET_SECRET is not set');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

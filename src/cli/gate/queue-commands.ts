@@ -6,12 +6,27 @@ import Fastify from 'fastify';
 import type { BackendName, SandboxClient } from '../../../server/backends/contract.js';
 import { createQueueDispatch, GateWorker, listWorkers, parseQueueUrl, registerRunEndpoints, QueueConfigError } from '../../../server/queue/index.js';
 import { GateQueue } from '../../../server/queue/producer.js';
+import { ConfigError, fileLayer, resolveConfig } from '../../../server/config/load.js';
+import { loadSecrets } from '../../../server/gateway/secret-sources.js';
+import type { SecretBinding } from '../../host/network/secrets.js';
 import type { QueueTarget, WorkerCommand } from './args.js';
 
 /** Runs a worker until SIGINT or SIGTERM; exit 1 when it can serve none of its backends. */
 export async function runWorker(command: WorkerCommand): Promise<number> {
+  let secrets: SecretBinding[] = [];
+  if (command.configFile !== undefined) {
+    try {
+      secrets = loadSecrets(resolveConfig([fileLayer(command.configFile)]).network.secrets ?? [], process.env);
+    } catch (error) {
+      // A bad file names itself (ConfigError: file:line: reason); a missing one, its errno.
+      const unreadable = (error as NodeJS.ErrnoException).code !== undefined;
+      if (!(error instanceof ConfigError) && !unreadable) throw error;
+      process.stderr.write(`airlock gate worker: ${error instanceof ConfigError ? '' : `--config ${command.configFile}: `}${(error as Error).message}\n`);
+      return 2;
+    }
+  }
   const worker = new GateWorker({
-    url: command.queue, backends: command.backends, concurrency: command.concurrency,
+    url: command.queue, backends: command.backends, concurrency: command.concurrency, secrets,
     ...(command.workDir === undefined ? {} : { workRoot: command.workDir }),
     ...(command.lockMs === undefined ? {} : { lockDurationMs: command.lockMs }),
     ...(command.stalledIntervalMs === undefined ? {} : { stalledIntervalMs: command.stalledIntervalMs }),
