@@ -22,6 +22,9 @@ async function listen(server: Server): Promise<number> {
 }
 
 test('another website cannot use the gateway; the server\'s own page can', async ({ browser }) => {
+  // A server of its own, a sandbox made twice (the settings change recreates it) and a second
+  // origin's page: more than the default minute on a loaded machine.
+  test.setTimeout(180_000);
   let served = 0;
   const service = createServer((_req, res) => {
     served += 1;
