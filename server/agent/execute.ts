@@ -20,6 +20,8 @@ import { anthropicClient } from './providers/anthropic.js';
 import { openaiClient } from './providers/openai.js';
 import { startProviderRelay, type ProviderRelay, type RelayProvider } from './relay.js';
 import { AGENT_TOOLS, runTool } from './tools.js';
+import type { SandboxClient } from '../backends/contract.js';
+import { openVmWorkspace } from './vm-tools.js';
 import { assembleAgentsMd, openHostWorkspace, openSandboxWorkspace, type AgentWorkspace, type SandboxKind } from './workspace.js';
 
 export interface ExecutorConfig {
@@ -29,7 +31,7 @@ export interface ExecutorConfig {
   model?: string;
   /** Reasoning effort. */
   variant?: Variant;
-  /** `wasm` (default): an Airlock sandbox. `none`: UNSAFE, the host itself (local development). `vm`: a microVM (not yet). */
+  /** `wasm` (default): an Airlock sandbox. `vm`: each bash call in a fresh microVM (the qemu gate backend). `none`: UNSAFE, the host itself (local development). */
   sandbox?: SandboxKind;
   /** Where the JSONL event log (`<sessionId>.jsonl`) is written. */
   sessionsDir?: string;
@@ -88,6 +90,8 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** A failure of an earlier attempt (the gate loop), put before the prompt. */
   priorFailure?: string;
+  /** The backend of `sandbox: 'vm'` (default: the qemu backend, vm-tools.ts). */
+  vmClient?: SandboxClient;
 }
 
 const DEFAULT_MODEL = 'anthropic/claude-sonnet-4-6';
@@ -165,11 +169,12 @@ export async function executeAgent(prompt: string, config: ExecutorConfig = {}, 
     const policy = phasePolicy(config, process.env);
     log.emit({ type: 'session', model: modelSpec, cwd, sandbox: sandboxKind, taskId: opts.taskId ?? null, profile: policy.githubProfile ?? null, egress: policy.mode ?? 'strict' });
     const agentsMd = await assembleAgentsMd(config.agentContextDir);
-    if (sandboxKind === 'vm') throw new Error("sandbox 'vm' is not available to agents yet: use 'wasm' (the default)");
     workspace =
       sandboxKind === 'none'
         ? openHostWorkspace(cwd, withoutKeys(process.env), AGENT_LIMITS.toolOutputBytes)
-        : await openSandboxWorkspace(cwd, { network: policy, ...(config.limits === undefined ? {} : { limits: config.limits }), ...(opts.onSandboxAuditEvent === undefined ? {} : { onAuditEvent: opts.onSandboxAuditEvent }), sessionId: `agent-${sessionId}` }, agentsMd);
+        : sandboxKind === 'vm'
+          ? await openVmWorkspace(cwd, { policy, ...(opts.vmClient === undefined ? {} : { client: opts.vmClient }), ...(agentsMd === undefined ? {} : { agentsMd }) })
+          : await openSandboxWorkspace(cwd, { network: policy, ...(config.limits === undefined ? {} : { limits: config.limits }), ...(opts.onSandboxAuditEvent === undefined ? {} : { onAuditEvent: opts.onSandboxAuditEvent }), sessionId: `agent-${sessionId}` }, agentsMd);
     if (sandboxKind === 'none' && agentsMd !== undefined) await workspace.writeText('AGENTS.md', agentsMd);
     relay = await startProviderRelay(config.providers ?? {});
     const client = clientFor(ref, relay, config.variant);

@@ -26,7 +26,8 @@ options:
   --gate GATE              put the result through a gate (tests, build, strict); retried by the agent
   --cwd DIR                the working directory (default: this one)
   --variant V              reasoning effort: off, low, medium, high
-  --sandbox KIND           wasm (default) or none (UNSAFE: the host itself, for development)
+  --sandbox KIND           wasm (default), vm (each bash call in a fresh qemu microVM) or none
+                           (UNSAFE: the host itself, for development)
   --unrestricted-egress    open egress for this phase (any public host; the SSRF floor holds)
   --web-search             let the sandbox reach the web-search providers
   --agent-context DIR      its *.md files become the workspace's AGENTS.md
@@ -55,7 +56,7 @@ function config(values: ReturnType<typeof parse>['values']): ExecutorConfig {
   const variant = values.variant;
   if (variant !== undefined && !['off', 'low', 'medium', 'high'].includes(variant)) throw new Error(`--variant must be off, low, medium or high, not ${variant}`);
   const sandbox = values.sandbox ?? 'wasm';
-  if (sandbox !== 'wasm' && sandbox !== 'none') throw new Error(`--sandbox must be wasm or none, not ${sandbox}`);
+  if (sandbox !== 'wasm' && sandbox !== 'vm' && sandbox !== 'none') throw new Error(`--sandbox must be wasm, vm or none, not ${sandbox}`);
   const providers: ExecutorConfig['providers'] = {};
   for (const entry of values['provider-url'] ?? []) {
     const eq = entry.indexOf('=');
