@@ -173,7 +173,12 @@ export async function executeAgent(prompt: string, config: ExecutorConfig = {}, 
       sandboxKind === 'none'
         ? openHostWorkspace(cwd, withoutKeys(process.env), AGENT_LIMITS.toolOutputBytes)
         : sandboxKind === 'vm'
-          ? await openVmWorkspace(cwd, { policy, ...(opts.vmClient === undefined ? {} : { client: opts.vmClient }), ...(agentsMd === undefined ? {} : { agentsMd }) })
+          ? await openVmWorkspace(cwd, {
+              policy,
+              ...(opts.vmClient === undefined ? {} : { client: opts.vmClient }),
+              ...(agentsMd === undefined ? {} : { agentsMd }),
+              ...(opts.audit === undefined ? {} : { onNetworkDecision: (decision) => opts.audit?.record({ type: 'network.decision', runId: null, ...decision }, { sessionId, source: 'host' }) }),
+            })
           : await openSandboxWorkspace(cwd, { network: policy, ...(config.limits === undefined ? {} : { limits: config.limits }), ...(opts.onSandboxAuditEvent === undefined ? {} : { onAuditEvent: opts.onSandboxAuditEvent }), sessionId: `agent-${sessionId}` }, agentsMd);
     if (sandboxKind === 'none' && agentsMd !== undefined) await workspace.writeText('AGENTS.md', agentsMd);
     relay = await startProviderRelay(config.providers ?? {});

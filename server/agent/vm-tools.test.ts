@@ -11,7 +11,8 @@ import type { ExecuteOptions, SandboxClient, SandboxHealth, SandboxRun, SandboxS
 import { CopyOutWriter } from '../backends/copy-out.js';
 import { createRunDir, phaseLogPaths } from '../backends/run-dir.js';
 import { executeAgent, phasePolicy } from './execute.js';
-import { bashSpec, GUEST_ROOT, openVmWorkspace, vmAllowlist } from './vm-tools.js';
+import { decide } from '../../src/host/network/policy.js';
+import { bashSpec, GUEST_ROOT, openVmWorkspace, vmAllowlist, vmProxyPolicy } from './vm-tools.js';
 
 interface Guest {
   /** The guest's copy of the workspace: change it as the command would. */
@@ -92,6 +93,23 @@ describe('vm workspace', () => {
     expect(spec.egressAllowlist.some((host) => /anthropic|openai|openrouter/.test(host))).toBe(false);
     expect(bashSpec('/tmp/copy', 'true', 1, []).network).toBe('none');
     expect(() => vmAllowlist(phasePolicy({ unrestrictedEgress: true }, {}))).toThrow(/unrestrictedEgress is not supported/);
+  });
+
+  it('the scoped run\'s proxy decides with the phase\'s policy: GitHub reads and the registries, no provider, no push under read, the token on the host', async () => {
+    // A stub resolver: public addresses, nothing is looked up or sent.
+    const resolve = async (): Promise<string[]> => ['93.184.216.34'];
+    const policy = phasePolicy({}, { GITHUB_TOKEN: 'ghs_test_token' });
+    const proxied = vmProxyPolicy(policy, vmAllowlist(policy));
+    const verdict = async (url: string, method = 'GET'): Promise<string> => {
+      const d = await decide(proxied, method, new URL(url), resolve);
+      return d.allowed ? 'allowed' : d.reason;
+    };
+    expect(await verdict('https://api.github.com/repos/o/r')).toBe('allowed');
+    expect(await verdict('https://registry.npmjs.org/left-pad')).toBe('allowed');
+    expect(await verdict('https://api.anthropic.com/v1/messages', 'POST')).toMatch(/blocked by network.blockedHosts/);
+    expect(await verdict('https://example.org/')).toMatch(/not in network.allowedHosts/);
+    expect(await verdict('https://github.com/o/r.git/git-receive-pack', 'POST')).toMatch(/needs the repo-write GitHub profile/);
+    expect(proxied.secrets?.map((secret) => secret.name)).toEqual(['GITHUB_TOKEN']);
   });
 
   it('runs each bash call in the backend: output back, the guest\'s changes (new, edited, deleted files) applied, modes kept', async () => {

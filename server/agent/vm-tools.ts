@@ -15,7 +15,7 @@ import { BUILTIN_GROUPS, groupPatterns } from '../../src/host/network/groups.js'
 import type { NetworkPolicy } from '../../src/host/network/policy.js';
 import { GATE_LIMITS } from '../../src/protocol/limits.js';
 import type { SandboxClient, SandboxRun, SandboxSpec } from '../backends/contract.js';
-import { startEgressProxy } from '../egress-proxy/index.js';
+import { startEgressProxy, type ProxyDecision } from '../egress-proxy/index.js';
 import { QemuSandboxClient, type EgressProxyFactory } from '../backends/qemu/qemu-client.js';
 import { parseSandboxSpec } from '../backends/spec.js';
 import type { AgentWorkspace, CommandResult } from './workspace.js';
@@ -31,6 +31,8 @@ export interface VmWorkspaceOptions {
   /** The backend (default: a QemuSandboxClient, warm-starting `none` runs, with a proxy for this policy). */
   client?: SandboxClient;
   agentsMd?: string;
+  /** Each decision of a scoped run's egress proxy (for the audit trail). */
+  onNetworkDecision?: (decision: ProxyDecision) => void;
 }
 
 /** The hosts a phase's strict policy allows, as spec allowlist patterns (the provider group never). */
@@ -41,10 +43,15 @@ export function vmAllowlist(policy: NetworkPolicy): string[] {
   return [...new Set(hosts)].filter((host) => !blocked.has(host)).sort();
 }
 
-/** A scoped run's proxy: the spec's hosts, decided by the phase's policy (its GitHub profile and token injection). */
+/** What a scoped run's proxy decides with: the spec's hosts under the phase's policy (its provider block, GitHub profile and token). */
+export function vmProxyPolicy(policy: NetworkPolicy, allowlist: readonly string[]): NetworkPolicy {
+  return { ...policy, mode: 'strict', allowedHosts: [...allowlist] };
+}
+
+/** A scoped run's proxy on loopback, started per run. */
 export function phaseEgressProxy(policy: NetworkPolicy): EgressProxyFactory {
   return async (spec, onDecision) => {
-    const proxy = await startEgressProxy({ policy: { ...policy, mode: 'strict', allowedHosts: [...spec.egressAllowlist] }, host: '127.0.0.1', port: 0, ...(onDecision === undefined ? {} : { onDecision }) });
+    const proxy = await startEgressProxy({ policy: vmProxyPolicy(policy, spec.egressAllowlist), host: '127.0.0.1', port: 0, ...(onDecision === undefined ? {} : { onDecision }) });
     if (proxy.port === undefined) {
       await proxy.close();
       throw new VmWorkspaceError('the egress proxy did not listen on a TCP port');
@@ -143,7 +150,7 @@ export async function openVmWorkspace(cwd: string, options: VmWorkspaceOptions):
     root: GUEST_ROOT,
     async run(command, timeoutMs, signal): Promise<CommandResult> {
       const spec = bashSpec(copy, command, timeoutMs, allowlist);
-      const run = await client.execute(spec, { runsDir, signal });
+      const run = await client.execute(spec, { runsDir, signal, ...(options.onNetworkDecision === undefined ? {} : { onNetworkDecision: options.onNetworkDecision }) });
       const phase = run.phases[0];
       const stdout = phase === undefined ? '' : await readFile(phase.stdoutPath, 'utf8');
       const stderrLog = phase === undefined ? '' : await readFile(phase.stderrPath, 'utf8');
