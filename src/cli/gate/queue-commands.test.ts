@@ -3,25 +3,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listWorkers } from '../../../server/queue/fleet.js';
 import { GateWorker } from '../../../server/queue/worker.js';
 import { redisMissing, TestRedis } from '../../../server/queue/test-redis.js';
-import { main } from '../main.js';
+import { cli } from '../../../tests/helpers/cli-capture.js';
 import { parseGateArgs } from './args.js';
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
 
 describe('gate worker arguments', () => {
   it('parses the worker and the queue options, refusing bad values', () => {
