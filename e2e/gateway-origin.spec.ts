@@ -12,7 +12,7 @@ import { serverConfig, startServer, type RunningServer } from '../server/main.js
 
 interface Controller {
   sandbox?: object;
-  applySettings(settings: { networkAllow: string[]; tools: null; limits: Record<string, number> }): Promise<void>;
+  applySettings(settings: { networkAllow: string[]; tools: null; limits: Record<string, number>; packageRegistry: null; pythonIndex: null }): Promise<void>;
   run(command: string): Promise<{ stdout: string; exitCode: number }>;
 }
 
@@ -22,9 +22,6 @@ async function listen(server: Server): Promise<number> {
 }
 
 test('another website cannot use the gateway; the server\'s own page can', async ({ browser }) => {
-  // A server of its own, a sandbox made twice (the settings change recreates it) and a second
-  // origin's page: more than the default minute on a loaded machine.
-  test.setTimeout(180_000);
   let served = 0;
   const service = createServer((_req, res) => {
     served += 1;
@@ -42,7 +39,7 @@ test('another website cannot use the gateway; the server\'s own page can', async
     const out = await page.evaluate(async (port) => {
       const controller = (window as unknown as { airlock: { controller: Controller } }).airlock.controller;
       while (controller.sandbox === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
-      await controller.applySettings({ networkAllow: [`127.0.0.1:${port}`], tools: null, limits: {} });
+      await controller.applySettings({ networkAllow: [`127.0.0.1:${port}`], tools: null, limits: {}, packageRegistry: null, pythonIndex: null });
       while (controller.sandbox === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
       return (await controller.run(`curl -s http://127.0.0.1:${port}/`)).stdout;
     }, servicePort);

@@ -31,3 +31,16 @@ test('a refusal is worded without config words, in the panel and in the terminal
   await expect(reason).toHaveText('network access is off for this sandbox; allow hosts in Settings → Network');
   await expect(page.locator('[data-panel="network"]')).not.toContainText(/network\.\w+|allowedHosts/);
 });
+
+// With some hosts allowed, a host that is not among them: curl's error names the setting.
+test('a host outside the allowed ones is refused in the words of the settings', async ({ page }) => {
+  await openPlayground(page);
+  await page.evaluate(async () => {
+    const controller = (window as unknown as { airlock: { controller: { sandbox?: object; applySettings(s: { networkAllow: string[]; tools: null; limits: Record<string, number>; packageRegistry: null; pythonIndex: null }): Promise<void> } } }).airlock.controller;
+    await controller.applySettings({ networkAllow: ['allowed.example.test'], tools: null, limits: {}, packageRegistry: null, pythonIndex: null });
+    while (controller.sandbox === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+  const result = await sandboxRun(page, 'curl -s -S http://other.example.test/ 2>&1');
+  expect(result.stdout).toContain('other.example.test is not in the allowed hosts (Settings → Network)');
+  expect(result.stdout).not.toMatch(/network\.\w+|allowedHosts/);
+});

@@ -95,7 +95,7 @@ async function perform(request: NetRequest, policy: NetworkPolicy | undefined, r
     if (!decision.allowed) {
       onDecision?.(method, url, { allowed: false, reason: decision.reason, rule: decision.rule });
       if (decision.failure === 'resolve') throw new NetError('resolve', decision.reason);
-      throw new NetError('refused', `refused by the sandbox's network policy: ${decision.reason}`);
+      throw new NetError('refused', `refused by the sandbox's network policy: ${policy?.describeRefusal?.(decision.reason, decision.rule) ?? decision.reason}`);
     }
     const started = performance.now();
     const hopUrl = url;

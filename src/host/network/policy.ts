@@ -53,6 +53,12 @@ export interface NetworkPolicy {
   webSearch?: boolean;
   /** Called for every request (and every redirect hop) the rest allows; false refuses it. */
   onRequest?: (request: { method: string; url: string }) => boolean | Promise<boolean>;
+  /**
+   * A refusal as the sandbox's program reports it (default: the reason as decided, which names
+   * this policy's options). A host with its own words for them — the playground's settings —
+   * rewords it; the decision, its rule and its audit event keep the reason as decided.
+   */
+  describeRefusal?: (reason: string, rule: string) => string;
 }
 
 /** What a host name resolves to (every address); rejects when it cannot be resolved. */

@@ -42,7 +42,9 @@ describe('settings', () => {
     const settings = parseSettings({ networkAllow: ['example.com'], tools: ['ls'], limits: { timeoutMs: 5000, fsBytes: -1, bogus: 3 }, packageRegistry: 'file:///etc/passwd' });
     expect(settings).toEqual({ networkAllow: ['example.com'], tools: ['ls'], limits: { timeoutMs: 5000 }, packageRegistry: null, pythonIndex: null });
     expect(describeSettings(settings)).toEqual({ network: 'network: example.com', tools: '1 tools allowed', limits: 'timeout 5 s · disk 256 MiB · files unlimited', packages: 'no packages' });
-    expect(sandboxOptions(settings)).toEqual({ limits: { timeoutMs: 5000 }, network: { allowedHosts: ['example.com'] }, allowedTools: ['ls'] });
+    expect(sandboxOptions(settings)).toEqual({ limits: { timeoutMs: 5000 }, network: { allowedHosts: ['example.com'], describeRefusal: expect.any(Function) }, allowedTools: ['ls'] });
+    // A refusal the sandbox's programs report names the setting, not the option.
+    expect(sandboxOptions(settings).network?.describeRefusal?.('other.test is not in network.allowedHosts', 'allowedHosts')).toBe('other.test is not in the allowed hosts (Settings → Network)');
   });
 
   it('turn packages on with a registry or a Python index, allowing exactly their hosts', () => {

@@ -4,6 +4,7 @@
 import type { BrowserSandboxOptions, SandboxLimits } from '../../host/browser/index.js';
 import { DEFAULT_LIMITS } from '../../protocol/limits.js';
 import { formatBytes, formatDuration, parseBytes, parseDuration } from '../format.js';
+import { playgroundReason } from '../panels/network/reason.js';
 
 export interface PlaygroundSettings {
   /** Hosts the sandbox may reach (empty: no network). */
@@ -85,7 +86,8 @@ export function parseSettings(value: unknown): PlaygroundSettings {
 }
 
 export function sandboxOptions(settings: PlaygroundSettings): BrowserSandboxOptions {
-  const options: BrowserSandboxOptions = { limits: settings.limits, network: { allowedHosts: settings.networkAllow } };
+  // Refusals name the settings a person can change, not the policy's option names.
+  const options: BrowserSandboxOptions = { limits: settings.limits, network: { allowedHosts: settings.networkAllow, describeRefusal: playgroundReason } };
   if (settings.tools !== null) options.allowedTools = settings.tools;
   if (packagesEnabled(settings)) {
     // The package policy's hosts join the network policy while packages are on (pkg's and
