@@ -1,6 +1,6 @@
 // executeAgent against a scripted provider on loopback that speaks each wire format with
 // streaming and tool calls: a multi-turn task that edits files and runs tests in the sandbox
-// (Anthropic), usage and cost, 429/500 retries honouring retry-after, a malformed tool call
+// (Anthropic), usage and cost, 429/500 retries honouring retry-after (both formats), a malformed tool call
 // and a tool output over its cap (OpenRouter's OpenAI format), an exhausted budget, and a
 // prompt injection that asks for the key and ~/.config and a push under the `read` profile:
 // the key is not there to send, and every request the sandbox tries is refused.
@@ -227,5 +227,19 @@ describe('executeAgent', { timeout: TIMEOUT }, () => {
     const search = phasePolicy({ webSearch: true }, {});
     expect(await verdict(search, 'https://api.tavily.com/search', 'POST')).toBe('allowed');
     expect(await verdict(search, 'https://example.org/')).toMatch(/not in network.allowedHosts/);
+  });
+
+  it('retries 429 after retry-after and 500 on the Anthropic format too', async () => {
+    const cwd = workspace({});
+    dirs.push(cwd);
+    const fake = await provider([{ status: 429, retryAfter: '1' }, { status: 500 }, { text: 'done', usage: { input: 10, output: 5 } }]);
+    const result = await executeAgent('x', { cwd, model: 'anthropic/claude-sonnet-4-6', sandbox: 'none', providers: { anthropic: { upstream: fake.root } } });
+    expect(result).toMatchObject({ success: true, turns: 1, output: 'done', inputTokens: 10, outputTokens: 5 });
+    expect(fake.requests).toHaveLength(3);
+    expect((fake.requests[1] as RecordedRequest).at - (fake.requests[0] as RecordedRequest).at).toBeGreaterThanOrEqual(1000);
+    for (const r of fake.requests) {
+      expect(r.path).toBe('/v1/messages');
+      expect(r.headers['x-api-key']).toBe(KEY);
+    }
   });
 });
