@@ -6,7 +6,7 @@
 // refused with 503 naming the limit.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { NetworkPolicy } from '../../src/host/network/policy.js';
 import { bearerMatches, configuredToken } from '../bearer-token.js';
@@ -17,6 +17,16 @@ export const MCP_PATH = '/mcp';
 
 function jsonRpcError(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).header('content-type', 'application/json').send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+}
+
+/** The web Request the transport reads: method, URL and headers; the body comes parsed. */
+function webRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+  }
+  return new Request(`http://${request.host}${request.url}`, { method: request.method, headers });
 }
 
 export const mcpService: ServerService = {
@@ -36,7 +46,7 @@ export const mcpService: ServerService = {
       idleMs: mcp.idleMs,
       onEnd: (id, why) => app.log.info({ mcpSession: id, why }, 'MCP session ended'),
     });
-    const transports = new Map<string, StreamableHTTPServerTransport>();
+    const transports = new Map<string, WebStandardStreamableHTTPServerTransport>();
     app.addHook('onClose', async () => {
       await sessions.closeAll();
     });
@@ -50,7 +60,7 @@ export const mcpService: ServerService = {
       else if (typeof id === 'string') return jsonRpcError(reply, 404, `no MCP session ${id} (it ended, or was never opened): initialize a new one`);
       else if (request.method === 'POST' && isInitializeRequest(request.body)) {
         let opened: Awaited<ReturnType<McpSessions['create']>>;
-        const fresh = new StreamableHTTPServerTransport({
+        const fresh = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: () => sessionId,
           // A tool call's answer as one JSON body: no event stream to open and close per call.
           enableJsonResponse: true,
@@ -77,9 +87,11 @@ export const mcpService: ServerService = {
         await opened.server.connect(fresh);
         transport = fresh;
       } else return jsonRpcError(reply, 400, 'no Mcp-Session-Id: the first request of a session must be initialize');
-      reply.hijack();
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-      return undefined;
+      // The web-standard transport, handed the body Fastify already parsed: the Node transport
+      // would rebuild a full web Request around the raw stream (a body stream to re-read) and
+      // copy the answer back by hand, most of /mcp's per-request cost (docs/mcp.md §Figures).
+      // Fastify sends the web Response it returns, an event stream (GET) included.
+      return reply.send(await transport.handleRequest(webRequest(request), { parsedBody: request.body }));
     };
     app.post(MCP_PATH, handle);
     app.get(MCP_PATH, handle);
