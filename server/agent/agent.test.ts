@@ -6,6 +6,8 @@
 // the key is not there to send, and every request the sandbox tries is refused.
 
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +15,7 @@ import type { AuditDraft } from '../../src/protocol/audit/schema.js';
 import { startFakeProvider, type FakeProvider, type RecordedRequest } from '../../tests/agent/fake-provider.js';
 import { decide } from '../../src/host/network/policy.js';
 import { executeAgent, phasePolicy } from './execute.js';
+import { Sandbox } from '../../src/host/node/index.js';
 
 const TIMEOUT = 300_000;
 const KEY = 'sk-ant-test-0123456789-NEVER-IN-THE-SANDBOX';
@@ -240,6 +243,62 @@ describe('executeAgent', { timeout: TIMEOUT }, () => {
     for (const r of fake.requests) {
       expect(r.path).toBe('/v1/messages');
       expect(r.headers['x-api-key']).toBe(KEY);
+    }
+  });
+
+  it('binds the search-provider keys only for a phase that sets webSearch, at their API host only, the sandbox seeing placeholders', async () => {
+    const env = { TAVILY_API_KEY: 'tvly-test-NEVER-IN-THE-SANDBOX', EXA_API_KEY: 'exa-test-NEVER-IN-THE-SANDBOX' };
+    expect(phasePolicy({}, env).secrets).toEqual([]);
+    expect(phasePolicy({ unrestrictedEgress: true }, env).secrets).toEqual([]);
+    const search = phasePolicy({ webSearch: true }, env);
+    expect(search.secrets?.map((b) => [b.name, b.hosts, b.header, b.when])).toEqual([
+      ['TAVILY_API_KEY', ['api.tavily.com'], 'Authorization', 'web-search'],
+      ['EXA_API_KEY', ['api.exa.ai'], 'x-api-key', 'web-search'],
+    ]);
+    expect(phasePolicy({ webSearch: true, webSearchProvider: 'exa' }, env).secrets?.map((b) => b.name)).toEqual(['EXA_API_KEY']);
+    expect(() => phasePolicy({ webSearch: true, webSearchProvider: 'bing' as 'exa' }, env)).toThrow(/webSearchProvider: "bing" is not one of tavily, exa, brave/);
+
+    // The phase's bindings against loopback stand-ins: the Tavily binding moved to a fake
+    // upstream (an exact host:port), and another loopback port standing for any other host.
+    const seen: string[] = [];
+    const listen = async (): Promise<{ server: Server; port: number }> => {
+      const server = createServer((req, res) => {
+        seen.push(`${String(req.headers.host)} ${req.headers.authorization ?? '-'}`);
+        res.end('ok');
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return { server, port: (server.address() as AddressInfo).port };
+    };
+    const upstream = await listen();
+    const other = await listen();
+    const tavily = search.secrets?.find((b) => b.name === 'TAVILY_API_KEY');
+    if (tavily === undefined) throw new Error('no Tavily binding');
+    const sandboxFor = (webSearch: boolean): Promise<Sandbox> =>
+      Sandbox.create({ network: { ...search, webSearch, allowedHosts: [`127.0.0.1:${upstream.port}`, `127.0.0.1:${other.port}`], secrets: [{ ...tavily, hosts: [`127.0.0.1:${upstream.port}`] }] } });
+    const script = [
+      'echo "tavily=[$TAVILY_API_KEY]"',
+      `curl -s -H "Authorization: Bearer $TAVILY_API_KEY" http://127.0.0.1:${upstream.port}/search; echo`,
+      `curl -s -H "Authorization: Bearer $TAVILY_API_KEY" http://127.0.0.1:${other.port}/search; echo`,
+    ].join('\n');
+    try {
+      for (const webSearch of [true, false]) {
+        seen.length = 0;
+        const sandbox = await sandboxFor(webSearch);
+        try {
+          const result = await sandbox.run(script, { timeoutMs: 120_000 });
+          expect(result.stdout + result.stderr).not.toContain(env.TAVILY_API_KEY);
+          expect(result.stdout).toContain('tavily=[airlock-secret:TAVILY_API_KEY]');
+        } finally {
+          await sandbox.destroy();
+        }
+        // With webSearch the bound host alone gets the key; without it, nobody does.
+        expect(seen).toEqual([
+          `127.0.0.1:${upstream.port} Bearer ${webSearch ? env.TAVILY_API_KEY : 'airlock-secret:TAVILY_API_KEY'}`,
+          `127.0.0.1:${other.port} Bearer airlock-secret:TAVILY_API_KEY`,
+        ]);
+      }
+    } finally {
+      await Promise.all([upstream, other].map(({ server }) => new Promise((r) => server.close(r))));
     }
   });
 });

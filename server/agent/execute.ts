@@ -3,8 +3,9 @@
 // through the provider relay (relay.ts), which alone holds the provider keys. The sandbox's
 // network policy is the phase's: strict (GitHub and the package registries, web search when
 // asked) or open, above the SSRF floor either way; the GitHub token, when the host has one,
-// is injected by the host's network layer for GitHub hosts under the phase's profile, so the
-// sandbox sees only a placeholder.
+// is injected by the host's network layer for GitHub hosts under the phase's profile, and the
+// search-provider keys (TAVILY_API_KEY, EXA_API_KEY, BRAVE_SEARCH_API_KEY) for their API hosts
+// only in a phase that sets webSearch, so the sandbox sees only a placeholder.
 
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -39,6 +40,8 @@ export interface ExecutorConfig {
   unrestrictedEgress?: boolean;
   /** Let the sandbox reach the web-search providers (their keys injected by the host, never seen). */
   webSearch?: boolean;
+  /** With webSearch, bind only this provider's key (default: each whose key the host has). */
+  webSearchProvider?: WebSearchProvider;
   /** Its `*.md` files, in name order, become the workspace's AGENTS.md. */
   agentContextDir?: string;
   /** What the agent may change on GitHub (default `read`). */
@@ -96,11 +99,39 @@ export interface ExecuteOptions {
 
 const DEFAULT_MODEL = 'anthropic/claude-sonnet-4-6';
 
+export type WebSearchProvider = 'tavily' | 'exa' | 'brave';
+
+/** Each search provider's key: the host variable it is read from, its API host and auth header. */
+export const WEB_SEARCH_KEYS: Readonly<Record<WebSearchProvider, { env: string; host: string; header: string; template: string }>> = {
+  tavily: { env: 'TAVILY_API_KEY', host: 'api.tavily.com', header: 'Authorization', template: 'Bearer ${TAVILY_API_KEY}' },
+  exa: { env: 'EXA_API_KEY', host: 'api.exa.ai', header: 'x-api-key', template: '${EXA_API_KEY}' },
+  brave: { env: 'BRAVE_SEARCH_API_KEY', host: 'api.search.brave.com', header: 'X-Subscription-Token', template: '${BRAVE_SEARCH_API_KEY}' },
+};
+
+/**
+ * The search-provider keys of a phase that opts into web search, as secrets the host's network
+ * layer adds (when: 'web-search') for the provider's API host only; none for any other phase.
+ */
+function webSearchSecrets(config: ExecutorConfig, env: NodeJS.ProcessEnv): SecretBinding[] {
+  if (config.webSearch !== true) return [];
+  const wanted = config.webSearchProvider;
+  if (wanted !== undefined && !(wanted in WEB_SEARCH_KEYS)) throw new TypeError(`webSearchProvider: ${JSON.stringify(wanted)} is not one of ${Object.keys(WEB_SEARCH_KEYS).join(', ')}`);
+  const names = wanted === undefined ? (Object.keys(WEB_SEARCH_KEYS) as WebSearchProvider[]) : [wanted];
+  const out: SecretBinding[] = [];
+  for (const provider of names) {
+    const key = WEB_SEARCH_KEYS[provider];
+    const value = env[key.env];
+    if (value !== undefined && value !== '') out.push({ name: key.env, value, hosts: [key.host], header: key.header, template: key.template, when: 'web-search' });
+  }
+  return out;
+}
+
 /** The sandbox's network for a phase: never the providers (the relay speaks to them), never the relay. */
 export function phasePolicy(config: ExecutorConfig, env: NodeJS.ProcessEnv): NetworkPolicy {
   const secrets: SecretBinding[] = [];
   const github = env.GITHUB_TOKEN ?? env.GH_TOKEN;
   if (github !== undefined && github !== '') secrets.push({ name: 'GITHUB_TOKEN', value: github, hosts: ['github.com', 'api.github.com', 'uploads.github.com'], header: 'Authorization', template: 'Bearer ${GITHUB_TOKEN}' });
+  secrets.push(...webSearchSecrets(config, env));
   return {
     mode: config.unrestrictedEgress === true ? 'open' : 'strict',
     allowedHosts: ['github', 'package-registry', ...(config.webSearch === true ? ['web-search'] : [])],
@@ -113,7 +144,7 @@ export function phasePolicy(config: ExecutorConfig, env: NodeJS.ProcessEnv): Net
 
 /** Everything the host environment holds that the `none` workspace's bash must not inherit. */
 function withoutKeys(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const hidden = new Set([...Object.values(PROVIDERS).map((p) => p.keyEnv), 'GITHUB_TOKEN', 'GH_TOKEN', 'AIRLOCK_MCP_TOKEN', 'TAVILY_API_KEY', 'BRAVE_SEARCH_API_KEY', 'EXA_API_KEY']);
+  const hidden = new Set([...Object.values(PROVIDERS).map((p) => p.keyEnv), 'GITHUB_TOKEN', 'GH_TOKEN', 'AIRLOCK_MCP_TOKEN', ...Object.values(WEB_SEARCH_KEYS).map((k) => k.env)]);
   return Object.fromEntries(Object.entries(env).filter(([k]) => !hidden.has(k)));
 }
 
