@@ -107,9 +107,16 @@ describe('executeAgent', { timeout: TIMEOUT }, () => {
     expect(lines.filter((l) => l.type === 'usage_snapshot')).toHaveLength(4);
     expect(lines.filter((l) => l.type === 'message_end')).toHaveLength(5);
     expect(readFileSync(join(sessions, `${result.sessionId}.jsonl`), 'utf8')).not.toContain(KEY);
-    expect(audit.every((a) => a.source === 'agent' && a.sessionId === result.sessionId)).toBe(true);
-    expect(audit.map((a) => a.draft.type)).toEqual(['agent.started', 'agent.turn', 'agent.usage', 'agent.tool_call', 'agent.turn', 'agent.usage', 'agent.tool_call', 'agent.turn', 'agent.usage', 'agent.tool_call', 'agent.turn', 'agent.usage', 'agent.ended']);
-    expect(audit.at(-1)?.draft).toMatchObject({ type: 'agent.ended', success: true, turns: 4, stopReason: 'end_turn' });
+    const agentEvents = audit.filter((a) => a.draft.type.startsWith('agent.'));
+    expect(agentEvents.every((a) => a.source === 'agent' && a.sessionId === result.sessionId)).toBe(true);
+    expect(agentEvents.map((a) => a.draft.type)).toEqual(['agent.started', 'agent.turn', 'agent.usage', 'agent.tool_call', 'agent.turn', 'agent.usage', 'agent.tool_call', 'agent.turn', 'agent.usage', 'agent.tool_call', 'agent.turn', 'agent.usage', 'agent.ended']);
+    expect(agentEvents.at(-1)?.draft).toMatchObject({ type: 'agent.ended', success: true, turns: 4, stopReason: 'end_turn' });
+    // Each provider request the relay carried is a network decision, recorded by the host; the key is in none.
+    const relayed = audit.filter((a) => a.draft.type === 'network.decision');
+    expect(relayed).toHaveLength(4);
+    expect(relayed.every((a) => a.source === 'host' && a.sessionId === result.sessionId)).toBe(true);
+    expect(relayed[0]?.draft).toMatchObject({ enforcer: 'relay', method: 'POST', allowed: true, rule: 'provider:anthropic', status: 200 });
+    expect(JSON.stringify(audit)).not.toContain(KEY);
   });
 
   it('speaks OpenRouter (OpenAI format): retries 429 after retry-after and 500, answers a malformed call and an output over its cap', async () => {

@@ -212,7 +212,9 @@ export async function executeAgent(prompt: string, config: ExecutorConfig = {}, 
             })
           : await openSandboxWorkspace(cwd, { network: policy, ...(config.limits === undefined ? {} : { limits: config.limits }), ...(opts.onSandboxAuditEvent === undefined ? {} : { onAuditEvent: opts.onSandboxAuditEvent }), sessionId: `agent-${sessionId}` }, agentsMd);
     if (sandboxKind === 'none' && agentsMd !== undefined) await workspace.writeText('AGENTS.md', agentsMd);
-    relay = await startProviderRelay(config.providers ?? {});
+    // The relay is the phase's gateway route to its provider: each request it carries is a
+    // network decision on the audit trail, like the sandbox's own.
+    relay = await startProviderRelay(config.providers ?? {}, process.env, opts.audit === undefined ? undefined : (decision) => opts.audit?.record({ type: 'network.decision', runId: null, ...decision }, { sessionId, source: 'host' }));
     const client = clientFor(ref, relay, config.variant);
     const system = config.system ?? systemPrompt(workspace, agentsMd !== undefined);
     const task = opts.priorFailure === undefined ? prompt : `${prompt}\n\nA previous attempt at this task failed the gate:\n${opts.priorFailure}\nFix what it reports.`;

@@ -19,6 +19,20 @@ export interface RelayProvider {
   key?: string;
 }
 
+/** One request the relay carried to a provider (or refused), for the audit trail: no headers, no bodies, never the key. */
+export interface RelayDecision {
+  enforcer: 'relay';
+  method: string;
+  url: string;
+  host: string;
+  allowed: boolean;
+  reason: string | null;
+  rule: string;
+  status?: number;
+  bytes?: number;
+  durationMs?: number;
+}
+
 export interface ProviderRelay {
   /** `http://127.0.0.1:PORT`; a provider's base URL is `${url}/${provider}`. */
   url: string;
@@ -54,7 +68,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-export async function startProviderRelay(providers: Partial<Record<ProviderName, RelayProvider>> = {}, env: NodeJS.ProcessEnv = process.env): Promise<ProviderRelay> {
+export async function startProviderRelay(providers: Partial<Record<ProviderName, RelayProvider>> = {}, env: NodeJS.ProcessEnv = process.env, onDecision?: (decision: RelayDecision) => void): Promise<ProviderRelay> {
   const token = `airlock-relay-${randomBytes(24).toString('hex')}`;
   const expected = digest(token);
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -74,14 +88,27 @@ export async function startProviderRelay(providers: Partial<Record<ProviderName,
     if (spec.wire === 'anthropic') headers['x-api-key'] = key;
     else headers.authorization = `Bearer ${key}`;
     const target = `${upstream}${url.pathname.slice(name.length + 1)}${url.search}`;
+    const method = req.method ?? 'POST';
+    const started = performance.now();
+    const report = (outcome: { status?: number; bytes?: number; reason?: string }): void =>
+      onDecision?.({
+        enforcer: 'relay', method, url: target, host: new URL(target).hostname, allowed: outcome.reason === undefined, reason: outcome.reason ?? null, rule: `provider:${provider}`,
+        ...(outcome.status === undefined ? {} : { status: outcome.status }), ...(outcome.bytes === undefined ? {} : { bytes: outcome.bytes }), durationMs: performance.now() - started,
+      });
+    let bytes = 0;
     try {
-      const answer = await request(target, { method: (req.method ?? 'POST') as 'POST', headers, body, headersTimeout: AGENT_LIMITS.timeBudgetMs, bodyTimeout: AGENT_LIMITS.timeBudgetMs });
+      const answer = await request(target, { method: method as 'POST', headers, body, headersTimeout: AGENT_LIMITS.timeBudgetMs, bodyTimeout: AGENT_LIMITS.timeBudgetMs });
       const out: Record<string, string | string[]> = {};
       for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !DROPPED.has(k)) out[k] = v;
       res.writeHead(answer.statusCode, out);
-      for await (const chunk of answer.body) res.write(chunk);
+      for await (const chunk of answer.body) {
+        bytes += (chunk as Buffer).length;
+        res.write(chunk);
+      }
       res.end();
+      report({ status: answer.statusCode, bytes });
     } catch (error) {
+      report({ bytes, reason: `${provider} at ${upstream}: ${(error as Error).message}` });
       if (res.headersSent) res.destroy();
       else fail(res, 502, `${provider} at ${upstream}: ${(error as Error).message}`);
     }

@@ -72,6 +72,7 @@ describe('the agents service', { timeout: 300_000 }, () => {
     expect(readFileSync(join(dir, 'sessions', `${sessionId}.jsonl`), 'utf8')).toContain('"type":"tool_execution_end"');
     const events = await fetch(new URL(`/api/audit/events?session=${sessionId}`, server.url), { headers: { [PAGE_TOKEN_HEADER]: server.tokens.mint() } });
     const types = ((await events.json()) as { events: Array<{ event: { type: string; source: string } }> }).events.map((e) => `${e.event.source}:${e.event.type}`);
-    expect(types).toEqual(['agent:agent.started', 'agent:agent.turn', 'agent:agent.usage', 'agent:agent.tool_call', 'agent:agent.turn', 'agent:agent.usage', 'agent:agent.ended']);
+    // The two provider requests the relay carried are the host's network decisions, in order with the turns.
+    expect(types).toEqual(['agent:agent.started', 'host:network.decision', 'agent:agent.turn', 'agent:agent.usage', 'agent:agent.tool_call', 'host:network.decision', 'agent:agent.turn', 'agent:agent.usage', 'agent:agent.ended']);
   });
 });
