@@ -108,7 +108,10 @@ export function closeOnSignals(server: RunningServer, config: ServerConfig): voi
     timer.unref();
     server.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (error: unknown) => {
+        server.app.log.error({ err: error }, 'shutting down failed');
+        process.exit(1);
+      },
     );
   };
   process.once('SIGINT', stop);

@@ -100,8 +100,11 @@ describe('limits and kills', () => {
 
   it('a run that ignores Ctrl-C is hard-killed as cancelled', async () => {
     const { sandbox, events } = await audited();
+    // A first run compiles probe and readies its instances: the interrupt below must find the
+    // run spinning, not still starting (then it ends without a hard kill) on a loaded machine.
+    await sandbox.run(['probe', 'echo', 'ready']);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
+    setTimeout(() => controller.abort(), 500);
     await sandbox.run(['probe', 'spin'], { signal: controller.signal, timeoutMs: 60_000 });
     await sandbox.destroy();
     expect(only(events, 'sandbox.hard_killed')).toMatchObject([{ reason: 'cancelled' }]);
