@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { AGENT_LIMITS } from '../../src/protocol/limits.js';
+import type { ProxyDecision } from '../egress-proxy/proxy.js';
 import { PROVIDERS, PROVIDER_NAMES, type ProviderName } from './model.js';
 
 export interface RelayProvider {
@@ -19,19 +20,8 @@ export interface RelayProvider {
   key?: string;
 }
 
-/** One request the relay carried to a provider (or refused), for the audit trail: no headers, no bodies, never the key. */
-export interface RelayDecision {
-  enforcer: 'relay';
-  method: string;
-  url: string;
-  host: string;
-  allowed: boolean;
-  reason: string | null;
-  rule: string;
-  status?: number;
-  bytes?: number;
-  durationMs?: number;
-}
+/** One request the relay carried to a provider, for the audit trail, in the egress proxy's shape: no headers, no bodies, never the key. */
+export type RelayDecision = Omit<ProxyDecision, 'enforcer' | 'exception'> & { enforcer: 'relay' };
 
 export interface ProviderRelay {
   /** `http://127.0.0.1:PORT`; a provider's base URL is `${url}/${provider}`. */
