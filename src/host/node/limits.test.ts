@@ -18,8 +18,9 @@ describe('the process limit', () => {
       const bomb = await sandbox.run('f() { f | f; }; f', { timeoutMs: 120_000 });
       expect(bomb.errorClass).toBe('limit');
       expect(bomb.limit).toEqual({ name: 'processes', value: 128 });
+      // The host's message names the limit. The shell's own "fork: Resource temporarily
+      // unavailable" comes only if it writes it before the run is ended, which is timing.
       expect(bomb.stderr).toContain('airlock: process limit reached: 128 processes per sandbox (processes)');
-      expect(bomb.stderr).toContain('fork: Resource temporarily unavailable');
       const next = await sandbox.run('echo next', { timeoutMs: 30_000 });
       expect(next).toMatchObject({ stdout: 'next\n', exitCode: 0, errorClass: null });
     } finally {
