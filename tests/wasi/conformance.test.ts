@@ -106,6 +106,11 @@ describe('WASI conformance against node:wasi', { timeout: 120_000 }, () => {
       expect(reference.status).toBe(7);
       const differs = REFERENCE_DIFFERS[program] ?? {};
       const expected = new Map([...reference.lines].map(([name, value]) => [name, differs[name]?.airlock ?? value]));
+      // The spec's result, not the reference's: a 20 ms clock subscription waits at least 20 ms.
+      // uvwasi's own sleep sometimes returns early on a loaded machine (seen once on CI:
+      // `waited=short`), so its line is no oracle for that field.
+      const clock = expected.get('poll_oneoff-clock');
+      if (clock !== undefined) expected.set('poll_oneoff-clock', clock.replace(/waited=short$/, 'waited=enough'));
       expect(Object.fromEntries(airlock.lines)).toEqual(Object.fromEntries(expected));
       // Each listed difference is real: the reference does say something else.
       for (const [name, { airlock: value }] of Object.entries(differs)) expect(reference.lines.get(name)).not.toBe(value);
