@@ -13,7 +13,8 @@ export default defineConfig({
   // The machine that runs the suite is often loaded: give assertions room (they still pass
   // as soon as the condition holds).
   expect: { timeout: 15_000 },
-  retries: 0,
+  // As vitest's: on CI a failed spec is run once more (reported as flaky if it then passes).
+  retries: process.env.CI ? 1 : 0,
   workers: 1,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e/results.json' }]],
   use: {
