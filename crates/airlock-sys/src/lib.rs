@@ -20,29 +20,8 @@ pub mod session;
 /// Version of the `airlock` import module this crate speaks.
 pub const ABI_VERSION: u32 = 1;
 
-/// WASI errno values used by this crate's callers.
-pub mod errno {
-    pub const SUCCESS: u16 = 0;
-    pub const ACCES: u16 = 2;
-    pub const AGAIN: u16 = 6;
-    pub const BADF: u16 = 8;
-    pub const CHILD: u16 = 12;
-    pub const DEADLK: u16 = 16;
-    pub const INTR: u16 = 27;
-    pub const INVAL: u16 = 28;
-    pub const NOENT: u16 = 44;
-    pub const NOEXEC: u16 = 45;
-    pub const NOSYS: u16 = 52;
-    pub const NOTDIR: u16 = 54;
-    pub const PERM: u16 = 63;
-    pub const PIPE: u16 = 64;
-    pub const SRCH: u16 = 71;
-    pub const TIMEDOUT: u16 = 73;
-    pub const CONNREFUSED: u16 = 14;
-    pub const FBIG: u16 = 22;
-    pub const LOOP: u16 = 32;
-    pub const NOBUFS: u16 = 42;
-}
+/// WASI errno values (`errno::NOENT`), with Linux's and this target's numbering beside them.
+pub mod errno;
 
 /// An errno returned by the kernel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,24 +30,7 @@ pub struct Errno(pub u16);
 impl Errno {
     /// The message libc's `strerror` gives for this errno, for GNU-shaped error lines.
     pub fn message(self) -> &'static str {
-        match self.0 {
-            errno::ACCES => "Permission denied",
-            errno::AGAIN => "Resource temporarily unavailable",
-            errno::BADF => "Bad file descriptor",
-            errno::CHILD => "No child processes",
-            errno::DEADLK => "Resource deadlock avoided",
-            errno::INTR => "Interrupted system call",
-            errno::INVAL => "Invalid argument",
-            errno::NOENT => "No such file or directory",
-            errno::NOEXEC => "Exec format error",
-            errno::NOSYS => "Function not implemented",
-            errno::NOTDIR => "Not a directory",
-            errno::PERM => "Operation not permitted",
-            errno::PIPE => "Broken pipe",
-            errno::SRCH => "No such process",
-            errno::TIMEDOUT => "Connection timed out",
-            _ => "Unknown error",
-        }
+        errno::message(self.0).unwrap_or("Unknown error")
     }
 }
 

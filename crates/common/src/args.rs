@@ -6,6 +6,9 @@
 
 use std::ffi::{OsStr, OsString};
 
+use crate::error::UError;
+use crate::io::Io;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HasArg {
     No,
@@ -82,8 +85,78 @@ pub enum Order {
     RequireOrder,
 }
 
+/// `--help` and `--version`, which every command declared by a [`Command`] accepts.
+const STANDARD: &[OptSpec] = &[OptSpec::long("help", "help", HasArg::No), OptSpec::long("version", "version", HasArg::No)];
+
+/// A command's contract with the shared parser: its options, its help text and the exit
+/// status of a usage error. `Command::options` handles `--help`, `--version`, `--`, grouping,
+/// abbreviations and usage errors, so a command only handles its own options.
+pub struct Command<'a> {
+    /// The name `--version` prints; empty: the name the command was called by.
+    pub name: &'a str,
+    pub spec: &'a [OptSpec],
+    pub help: &'a str,
+    /// GNU's status for a usage error: 1 for most tools, 2 for cmp/diff/grep/sort.
+    pub usage_status: i32,
+    pub order: Order,
+}
+
+impl<'a> Command<'a> {
+    pub const fn new(name: &'a str, spec: &'a [OptSpec], help: &'a str) -> Command<'a> {
+        Command { name, spec, help, usage_status: 1, order: Order::Permute }
+    }
+
+    /// Parses `args` (argv[0] first) and calls `each` with every option and operand in order,
+    /// as GNU's getopt loop meets them: `--help` and `--version` print and end the command
+    /// (`Err(UError::exit(0))`) there, so an error in an earlier option still wins.
+    pub fn options(&self, args: &[OsString], io: &mut Io, each: &mut dyn FnMut(&mut Io, Parsed) -> Result<(), UError>) -> Result<(), UError> {
+        self.options_after_name(args.get(1..).unwrap_or(&[]), io, each)
+    }
+
+    /// `options` for arguments without argv[0] (commands that rewrite obsolete forms first).
+    pub fn options_after_name(&self, args: &[OsString], io: &mut Io, each: &mut dyn FnMut(&mut Io, Parsed) -> Result<(), UError>) -> Result<(), UError> {
+        let parsed = parse_with(args, self.spec, true, self.order).map_err(|e| UError::usage(self.usage_status, e))?;
+        for p in parsed {
+            let text = match &p {
+                Parsed::Opt { id: "help", .. } => Some(self.help.to_string()),
+                Parsed::Opt { id: "version", .. } => Some(crate::version_text(if self.name.is_empty() { &io.name } else { self.name })),
+                _ => None,
+            };
+            if let Some(text) = text {
+                // As in GNU's tools, a failed write of the help text is left to the final flush.
+                let _ = io.out(text.as_bytes());
+                return Err(UError::exit(0));
+            }
+            each(io, p)?;
+        }
+        Ok(())
+    }
+
+    /// All options and operands at once (argv[0] first), for commands that look at them as a
+    /// whole; `--help` and `--version` are handled as `options` handles them.
+    pub fn parse(&self, args: &[OsString], io: &mut Io) -> Result<Vec<Parsed>, UError> {
+        let mut out = Vec::new();
+        self.options(args, io, &mut |_, p| {
+            out.push(p);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
 /// Parses `args` (without argv[0]) against `spec`.
 pub fn parse(args: &[OsString], spec: &[OptSpec], order: Order) -> Result<Vec<Parsed>, ArgError> {
+    parse_with(args, spec, false, order)
+}
+
+fn parse_with(args: &[OsString], spec: &[OptSpec], standard: bool, order: Order) -> Result<Vec<Parsed>, ArgError> {
+    let all: Vec<OptSpec>;
+    let spec = if standard {
+        all = spec.iter().chain(STANDARD).copied().collect();
+        &all[..]
+    } else {
+        spec
+    };
     let posix = order == Order::RequireOrder || std::env::var_os("POSIXLY_CORRECT").is_some();
     let mut out = Vec::new();
     let mut i = 0;

@@ -6,6 +6,8 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use airlock_sys::errno::os;
+
 use crate::args::{bytes_os, os_bytes};
 
 /// Which components must exist.
@@ -21,15 +23,15 @@ pub enum Missing {
 
 const MAX_LINKS: usize = 40;
 
-fn err(code_linux: i32, code_wasi: i32) -> io::Error {
-    io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { code_wasi } else { code_linux })
+fn err(code: i32) -> io::Error {
+    io::Error::from_raw_os_error(code)
 }
 
 /// The absolute, `.`/`..`-free form of `path`; symlinks expanded unless `physical` is false.
 pub fn canonicalize(path: &Path, missing: Missing, physical: bool) -> io::Result<PathBuf> {
     let bytes = os_bytes(path.as_os_str());
     if bytes.is_empty() {
-        return Err(err(2, 44));
+        return Err(err(os::NOENT));
     }
     let mut pending: Vec<Vec<u8>> = Vec::new();
     let mut result: Vec<Vec<u8>> = Vec::new();
@@ -58,7 +60,7 @@ pub fn canonicalize(path: &Path, missing: Missing, physical: bool) -> io::Result
                         if missing == Missing::Allow {
                             continue;
                         }
-                        return Err(err(40, 32));
+                        return Err(err(os::LOOP));
                     }
                     let target = std::fs::read_link(&current)?;
                     let target = os_bytes(target.as_os_str()).to_vec();
@@ -71,7 +73,7 @@ pub fn canonicalize(path: &Path, missing: Missing, physical: bool) -> io::Result
                     // `file/x`: only a directory can have components below it.
                     let follows_dir = meta.is_symlink() && crate::fsext::metadata(Path::new(&current), true).map_or(false, |m| m.is_dir());
                     if !follows_dir {
-                        return Err(err(20, 54));
+                        return Err(err(os::NOTDIR));
                     }
                 }
             }

@@ -24,10 +24,23 @@ impl<'a> Io<'a> {
         let _ = writeln!(self.stderr, "{}: {}", self.name, message);
     }
 
-    /// Prints a UError and returns its status.
+    /// Prints a UError (nothing if its message is empty) and returns its status.
     pub fn fail(&mut self, error: UError) -> i32 {
-        self.error(&error.message);
+        if !error.message.is_empty() {
+            self.error(&error.message);
+        }
+        if error.usage {
+            self.try_help();
+        }
         error.status
+    }
+
+    /// A command's result as an exit status, its error printed.
+    pub fn finish(&mut self, result: Result<i32, UError>) -> i32 {
+        match result {
+            Ok(status) => status,
+            Err(error) => self.fail(error),
+        }
     }
 
     /// Prints an option error and GNU's hint, and returns `status` (the command's usage status).
@@ -70,17 +83,9 @@ pub fn open_input<'a>(path: &OsStr, stdin: &'a mut dyn BufRead) -> io::Result<In
     }
     let file = File::open(path)?;
     if file.metadata()?.is_dir() {
-        return Err(io::Error::from_raw_os_error(eisdir()));
+        return Err(io::Error::from_raw_os_error(airlock_sys::errno::os::ISDIR));
     }
     Ok(Input::File(BufReader::with_capacity(BUFFER_SIZE, file)))
-}
-
-fn eisdir() -> i32 {
-    if cfg!(target_os = "wasi") {
-        31
-    } else {
-        21
-    }
 }
 
 /// Calls `f` with each line (including its terminator, if any) read from `reader`, split

@@ -2,8 +2,11 @@
 //! errors with GNU's message shapes and exit statuses, buffered binary-safe I/O, file
 //! metadata that works the same natively and on WASI, and spawning other commands.
 //!
-//! A command is `pub fn run(args: Vec<OsString>, io: &mut Io) -> i32` (args[0] is the name
-//! it was called by). No statics, no `process::exit`: a command can be embedded and tested.
+//! A command is `pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError>` (args[0]
+//! is the name it was called by): it declares its options, help and usage status as an
+//! [`args::Command`], which handles `--help`, `--version` and usage errors; the registry prints
+//! a returned error as `name: message`. (Commands not yet moved return the status as `i32`.)
+//! No statics, no `process::exit`: a command can be embedded and tested.
 
 pub mod args;
 pub mod canon;
@@ -33,7 +36,7 @@ pub mod timefmt;
 pub mod users;
 pub mod write;
 
-pub use args::{ArgError, HasArg, OptSpec, Parsed};
+pub use args::{ArgError, Command, HasArg, OptSpec, Order, Parsed};
 pub use error::{strerror, UError};
 pub use io::Io;
 

@@ -3,7 +3,7 @@
 
 use std::io;
 
-use crate::error::{is_broken_pipe, strerror};
+use crate::error::UError;
 use crate::io::Io;
 
 /// The status the shell sees when a GNU tool dies of SIGPIPE.
@@ -11,9 +11,5 @@ pub const SIGPIPE_STATUS: i32 = 141;
 
 /// Reports a failed write (unless EPIPE) and returns the status to exit with.
 pub fn write_failed(io: &mut Io, error: &io::Error) -> i32 {
-    if is_broken_pipe(error) {
-        return SIGPIPE_STATUS;
-    }
-    io.error(format!("write error: {}", strerror(error)));
-    1
+    io.fail(UError::write(error))
 }

@@ -4,7 +4,13 @@
 use std::ffi::OsString;
 
 mod registry {
-    pub type Command = fn(Vec<std::ffi::OsString>, &mut common::Io) -> i32;
+    use std::ffi::OsString;
+
+    /// A command's entry point: on the shared contract (its error printed here), or not yet.
+    pub enum Command {
+        Contract(fn(Vec<OsString>, &mut common::Io) -> Result<i32, common::UError>),
+        Status(fn(Vec<OsString>, &mut common::Io) -> i32),
+    }
     include!(concat!(env!("OUT_DIR"), "/registry.rs"));
 }
 
@@ -25,7 +31,13 @@ fn dispatch(mut args: Vec<OsString>) -> i32 {
     match registry::COMMANDS.iter().find(|(name, _)| *name == tool) {
         Some((_, run)) => {
             let name = if basename.is_empty() || basename == "coreutils" { tool.clone() } else { basename };
-            common::io::run_with_std(name, |io| run(args, io))
+            common::io::run_with_std(name, |io| match run {
+                registry::Command::Contract(run) => {
+                    let result = run(args, io);
+                    io.finish(result)
+                }
+                registry::Command::Status(run) => run(args, io),
+            })
         }
         None => {
             eprintln!("coreutils: {}: unknown command", tool);

@@ -4,11 +4,10 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
 use common::size::{parse_size, SizeError, HEAD_SUFFIXES};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("c", 'c', "bytes", HasArg::Required),
@@ -17,9 +16,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("q", "silent", HasArg::No),
     OptSpec::both("v", 'v', "verbose", HasArg::No),
     OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const HEAD: Command = Command::new("head", SPEC, HELP);
 
 const HELP: &str = "Usage: head [OPTION]... [FILE]...
 Print the first 10 lines of each FILE to standard output.
@@ -106,42 +105,24 @@ fn parse_count(text: &OsString, bytes: bool) -> Result<Count, String> {
     }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let args = expand_obsolete(&args);
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
     let mut count = Count { bytes: false, elide: false, n: 10 };
     let mut headers: Option<bool> = None;
     let mut delimiter = b'\n';
     let mut files = Vec::new();
-    for p in parsed {
+    HEAD.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, value } => match id {
-                "c" | "n" => match parse_count(&value.unwrap_or_default(), id == "c") {
-                    Ok(c) => count = c,
-                    Err(message) => {
-                        io.error(message);
-                        return 1;
-                    }
-                },
+                "c" | "n" => count = parse_count(&value.unwrap_or_default(), id == "c").map_err(|m| UError::new(1, m))?,
                 "q" => headers = Some(false),
                 "v" => headers = Some(true),
-                "z" => delimiter = 0,
-                "help" => {
-                    let _ = io.out(HELP.as_bytes());
-                    return 0;
-                }
-                "version" => {
-                    let _ = io.out(common::version_text("head").as_bytes());
-                    return 0;
-                }
-                _ => {}
+                _ => delimiter = 0,
             },
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
@@ -167,12 +148,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         if show_headers {
             let header = format!("{}==> {} <==\n", if first { "" } else { "\n" }, display);
             if let Err(e) = io.stdout.write_all(header.as_bytes()) {
-                return write_failed(io, &e);
+                return Err(UError::write(&e));
             }
         }
         first = false;
         let result = match input.as_mut() {
-            None => Err(Failure::Read(io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 31 } else { 21 }))),
+            None => Err(Failure::Read(io::Error::from_raw_os_error(airlock_sys::errno::os::ISDIR))),
             Some(i) => head(i.reader(), io.stdout, count, delimiter),
         };
         match result {
@@ -183,11 +164,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
             Err(Failure::Write(e)) => {
                 drop(input);
-                return write_failed(io, &e);
+                return Err(UError::write(&e));
             }
         }
     }
-    status
+    Ok(status)
 }
 
 enum Failure {

@@ -14,83 +14,15 @@ pub mod wasi;
 #[cfg(test)]
 pub mod fake;
 
-use std::fmt;
+
 
 /// A real descriptor of the shell process (the shell's own fd numbers are virtual; see
 /// `io::FdTable`).
 pub type Fd = u32;
 
 /// An error number, numbered as in WASI (the sandbox's ABI); the native interface translates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Errno(pub u16);
-
-impl Errno {
-    pub const ACCES: Errno = Errno(2);
-    pub const AGAIN: Errno = Errno(6);
-    pub const BADF: Errno = Errno(8);
-    pub const CHILD: Errno = Errno(12);
-    pub const DEADLK: Errno = Errno(16);
-    pub const EXIST: Errno = Errno(20);
-    pub const INTR: Errno = Errno(27);
-    pub const INVAL: Errno = Errno(28);
-    pub const IO: Errno = Errno(29);
-    pub const ISDIR: Errno = Errno(31);
-    pub const LOOP: Errno = Errno(32);
-    pub const MFILE: Errno = Errno(33);
-    pub const NAMETOOLONG: Errno = Errno(37);
-    pub const NOENT: Errno = Errno(44);
-    pub const NOEXEC: Errno = Errno(45);
-    pub const NOSPC: Errno = Errno(51);
-    pub const NOSYS: Errno = Errno(52);
-    pub const NOTDIR: Errno = Errno(54);
-    pub const NOTEMPTY: Errno = Errno(55);
-    pub const NOTTY: Errno = Errno(59);
-    pub const PERM: Errno = Errno(63);
-    pub const PIPE: Errno = Errno(64);
-    pub const ROFS: Errno = Errno(69);
-    pub const SPIPE: Errno = Errno(70);
-    pub const SRCH: Errno = Errno(71);
-    pub const TIMEDOUT: Errno = Errno(73);
-
-    /// The text `strerror` gives, as bash prints it.
-    pub fn message(self) -> &'static str {
-        match self {
-            Errno::ACCES => "Permission denied",
-            Errno::AGAIN => "Resource temporarily unavailable",
-            Errno::BADF => "Bad file descriptor",
-            Errno::CHILD => "No child processes",
-            Errno::DEADLK => "Resource deadlock avoided",
-            Errno::EXIST => "File exists",
-            Errno::INTR => "Interrupted system call",
-            Errno::INVAL => "Invalid argument",
-            Errno::IO => "Input/output error",
-            Errno::ISDIR => "Is a directory",
-            Errno::LOOP => "Too many levels of symbolic links",
-            Errno::MFILE => "Too many open files",
-            Errno::NAMETOOLONG => "File name too long",
-            Errno::NOENT => "No such file or directory",
-            Errno::NOEXEC => "Exec format error",
-            Errno::NOSPC => "No space left on device",
-            Errno::NOSYS => "Function not implemented",
-            Errno::NOTDIR => "Not a directory",
-            Errno::NOTEMPTY => "Directory not empty",
-            Errno::NOTTY => "Inappropriate ioctl for device",
-            Errno::PERM => "Operation not permitted",
-            Errno::PIPE => "Broken pipe",
-            Errno::ROFS => "Read-only file system",
-            Errno::SPIPE => "Illegal seek",
-            Errno::SRCH => "No such process",
-            Errno::TIMEDOUT => "Connection timed out",
-            _ => "Unknown error",
-        }
-    }
-}
-
-impl fmt::Display for Errno {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.message())
-    }
-}
+/// The one errno table (`Errno::NOENT`, its message) is airlock-sys's.
+pub use airlock_sys::Errno;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {

@@ -35,36 +35,9 @@ fn errno() -> Errno {
     from_os(std::io::Error::last_os_error().raw_os_error().unwrap_or(0))
 }
 
-/// Linux errno to the WASI numbering the shell uses.
+/// Linux errno to the WASI numbering the shell uses (an errno the table lacks is EIO).
 fn from_os(code: i32) -> Errno {
-    match code {
-        libc::EACCES => Errno::ACCES,
-        libc::EAGAIN => Errno::AGAIN,
-        libc::EBADF => Errno::BADF,
-        libc::ECHILD => Errno::CHILD,
-        libc::EEXIST => Errno::EXIST,
-        libc::EINTR => Errno::INTR,
-        libc::EINVAL => Errno::INVAL,
-        libc::EIO => Errno::IO,
-        libc::EISDIR => Errno::ISDIR,
-        libc::ELOOP => Errno::LOOP,
-        libc::EMFILE => Errno::MFILE,
-        libc::ENAMETOOLONG => Errno::NAMETOOLONG,
-        libc::ENOENT => Errno::NOENT,
-        libc::ENOEXEC => Errno::NOEXEC,
-        libc::ENOSPC => Errno::NOSPC,
-        libc::ENOSYS => Errno::NOSYS,
-        libc::ENOTDIR => Errno::NOTDIR,
-        libc::ENOTEMPTY => Errno::NOTEMPTY,
-        libc::ENOTTY => Errno::NOTTY,
-        libc::EPERM => Errno::PERM,
-        libc::EPIPE => Errno::PIPE,
-        libc::EROFS => Errno::ROFS,
-        libc::ESPIPE => Errno::SPIPE,
-        libc::ESRCH => Errno::SRCH,
-        libc::ETIMEDOUT => Errno::TIMEDOUT,
-        _ => Errno::IO,
-    }
+    Errno(airlock_sys::errno::wasi_from_linux(code).unwrap_or(airlock_sys::errno::IO))
 }
 
 fn cstring(text: &str) -> Result<CString, Errno> {

@@ -45,7 +45,7 @@ fn io_errno(error: std::io::Error) -> Errno {
 }
 
 fn sys(error: airlock_sys::Errno) -> Errno {
-    Errno(error.0)
+    error
 }
 
 /// Borrows a raw descriptor as a File without taking ownership.
