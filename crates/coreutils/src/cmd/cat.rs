@@ -5,9 +5,9 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{self, HasArg, Order, OptSpec, Parsed};
+use common::args::{Command, HasArg, OptSpec, Parsed};
+use common::UError;
 use common::io::open_input;
-use common::write::write_failed;
 use common::Io;
 
 const SPEC: &[OptSpec] = &[
@@ -21,9 +21,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("T", 'T', "show-tabs"),
     OptSpec::short("u", 'u', HasArg::No),
     OptSpec::flag("v", 'v', "show-nonprinting"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const CAT: Command = Command::new("cat", SPEC, HELP);
 
 const HELP: &str = "Usage: cat [OPTION]... [FILE]...
 Concatenate FILE(s) to standard output.
@@ -62,14 +62,10 @@ struct State {
     mid_line: bool,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut o = Options::default();
     let mut files = Vec::new();
-    for p in parsed {
+    CAT.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, .. } => match id {
@@ -92,12 +88,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 }
                 "T" => o.tabs = true,
                 "v" => o.nonprint = true,
-                "help" => return help(io),
-                "version" => return version(io),
                 _ => {}
             },
         }
-    }
+        Ok(())
+    })?;
     if o.nonblank {
         o.number = true;
     }
@@ -125,11 +120,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
             Err(Failure::Write(e)) => {
                 drop(input);
-                return write_failed(io, &e);
+                return Err(UError::write(&e));
             }
         }
     }
-    status
+    Ok(status)
 }
 
 enum Failure {
@@ -233,14 +228,4 @@ fn render(body: &[u8], o: &Options, buf: &mut Vec<u8>) {
             buf.push(c);
         }
     }
-}
-
-fn help(io: &mut Io) -> i32 {
-    let _ = io.out(HELP.as_bytes());
-    0
-}
-
-fn version(io: &mut Io) -> i32 {
-    let _ = io.out(common::version_text("cat").as_bytes());
-    0
 }

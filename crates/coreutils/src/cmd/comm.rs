@@ -6,10 +6,9 @@
 use std::ffi::OsString;
 use std::io;
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote, Input};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::short("1", '1', HasArg::No),
@@ -20,9 +19,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("output-delimiter", "output-delimiter", HasArg::Required),
     OptSpec::long("total", "total", HasArg::No),
     OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const COMM: Command = Command::new("comm", SPEC, HELP);
 
 const HELP: &str = "Usage: comm [OPTION]... FILE1 FILE2
 Compare sorted files FILE1 and FILE2 line by line.
@@ -75,18 +74,14 @@ impl<'a> Side<'a> {
     }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut show = [true, true, true];
     let mut check = CheckOrder::Default;
     let mut delimiter: Option<Vec<u8>> = None;
     let mut total = false;
     let mut eol = b'\n';
     let mut files = Vec::new();
-    for p in parsed {
+    COMM.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, value } => match id {
@@ -98,37 +93,27 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 "output-delimiter" => {
                     let d = os_bytes(&value.unwrap_or_default()).to_vec();
                     if delimiter.as_ref().map_or(false, |old| *old != d) {
-                        io.error("multiple output delimiters specified");
-                        return 1;
+                        return Err(UError::new(1, "multiple output delimiters specified"));
                     }
                     delimiter = Some(d);
                 }
                 "total" => total = true,
                 "z" => eol = 0,
-                "help" => {
-                    let _ = io.out(HELP.as_bytes());
-                    return 0;
-                }
-                "version" => {
-                    let _ = io.out(common::version_text("comm").as_bytes());
-                    return 0;
-                }
                 _ => {}
             },
         }
-    }
+        Ok(())
+    })?;
     if files.len() < 2 {
         match files.first() {
             None => io.error("missing operand"),
             Some(f) => io.error(format!("missing operand after {}", quote(f))),
         }
         io.try_help();
-        return 1;
+        return Ok(1);
     }
     if files.len() > 2 {
-        io.error(format!("extra operand {}", quote(&files[2])));
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, format!("extra operand {}", quote(&files[2]))));
     }
     let delimiter = delimiter.map(|d| if d.is_empty() { vec![0] } else { d }).unwrap_or_else(|| vec![b'\t']);
     // When both operands are `-`, the second reads what the first left: nothing.
@@ -138,14 +123,14 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         Ok(i) => i,
         Err(e) => {
             let _ = writeln!(io.stderr, "{}: {}: {}", name, files[0].to_string_lossy(), strerror(&e));
-            return 1;
+            return Ok(1);
         }
     };
     let b = match open_input(&files[1], &mut empty) {
         Ok(i) => i,
         Err(e) => {
             let _ = writeln!(io.stderr, "{}: {}: {}", name, files[1].to_string_lossy(), strerror(&e));
-            return 1;
+            return Ok(1);
         }
     };
     let mut sides = [
@@ -219,12 +204,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     })();
     drop(sides);
     match status {
-        Ok(s) => s,
-        Err(Failure::Read(e)) => {
-            io.error(strerror(&e));
-            1
-        }
-        Err(Failure::Write(e)) => write_failed(io, &e),
+        Ok(s) => Ok(s),
+        Err(Failure::Read(e)) => Err(UError::new(1, strerror(&e))),
+        Err(Failure::Write(e)) => Err(UError::write(&e)),
     }
 }
 

@@ -4,10 +4,11 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{self, Order};
+use common::args::Command;
 use common::canon::{canonicalize, Missing};
 use common::fsext::Meta;
 use common::fsops::{set_times, SetTime};
+use common::UError;
 use common::io::quote;
 use common::targets::{join, plan};
 use common::timefmt::split_ns;
@@ -43,9 +44,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("update", 'u', "update"),
     OptSpec::flag("verbose", 'v', "verbose"),
     OptSpec::flag("one-file-system", 'x', "one-file-system"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const CP: Command = Command::new("cp", SPEC, HELP);
 
 const HELP: &str = "Usage: cp [OPTION]... [-T] SOURCE DEST
   or:  cp [OPTION]... SOURCE... DIRECTORY
@@ -99,11 +100,7 @@ struct Options {
     remove_first: bool,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut o = Options {
         recursive: false,
         deref: Deref::Unset,
@@ -120,7 +117,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut no_target = false;
     let mut target_dir = None;
     let mut operands = Vec::new();
-    for p in parsed {
+    CP.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "archive", .. } => {
                 o.recursive = true;
@@ -158,33 +155,30 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                         }
                         "ownership" | "links" | "context" | "xattr" => {}
                         other => {
-                            io.error(format!("invalid argument {} for '--preserve'", quote(other.as_ref())));
-                            io.try_help();
-                            return 1;
+                            return Err(UError::usage(1, format!("invalid argument {} for '--preserve'", quote(other.as_ref()))));
                         }
                     }
                 }
             }
             Parsed::Opt { id: "parents", .. } | Parsed::Opt { id: "backup", .. } | Parsed::Opt { id: "suffix", .. } | Parsed::Opt { id: "attributes-only", .. } => {
-                io.error("option not supported in the sandbox: --parents, --backup, --suffix, --attributes-only");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --parents, --backup, --suffix, --attributes-only"));
             }
             Parsed::Opt { id: "interactive", .. } => {
-                io.error("option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)"));
             }
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("cp").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(op) => operands.push(op),
         }
-    }
+        Ok(())
+    })?;
     if o.deref == Deref::Unset {
         o.deref = if o.recursive && !o.hard_link { Deref::Never } else { Deref::Always };
     }
@@ -195,7 +189,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             if e.usage {
                 io.try_help();
             }
-            return 1;
+            return Ok(1);
         }
     };
     let mut status = 0;
@@ -204,7 +198,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             status = 1;
         }
     }
-    status
+    Ok(status)
 }
 
 fn verbose(io: &mut Io, src: &Path, dst: &Path) {

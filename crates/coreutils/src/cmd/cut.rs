@@ -5,10 +5,9 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
 use common::io::open_input;
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("b", 'b', "bytes", HasArg::Required),
@@ -20,9 +19,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::both("s", 's', "only-delimited", HasArg::No),
     OptSpec::long("output-delimiter", "output-delimiter", HasArg::Required),
     OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const CUT: Command = Command::new("cut", SPEC, HELP);
 
 const HELP: &str = "Usage: cut OPTION... [FILE]...
 Print selected parts of lines from each FILE to standard output.
@@ -141,11 +140,7 @@ struct Config {
     line_end: u8,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut list: Option<(String, bool)> = None;
     let mut delimiter: Option<u8> = None;
     let mut output_delimiter = None;
@@ -153,59 +148,47 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut complemented = false;
     let mut line_end = b'\n';
     let mut files = Vec::new();
-    let usage = |io: &mut Io, message: &str| {
-        io.error(message);
-        io.try_help();
-        1
-    };
-    for p in parsed {
+    CUT.options(&args, io, &mut |_, p| {
         let (id, value) = match p {
             Parsed::Operand(f) => {
                 files.push(f);
-                continue;
+                return Ok(());
             }
             Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
         };
         match id {
             "b" | "c" | "f" => {
                 if list.is_some() {
-                    return usage(io, "only one list may be specified");
+                    return Err(UError::usage(1, "only one list may be specified"));
                 }
                 list = Some((value.to_string_lossy().into_owned(), id == "f"));
             }
             "d" => match os_bytes(&value) {
                 [] => delimiter = Some(0),
                 [c] => delimiter = Some(*c),
-                _ => return usage(io, "the delimiter must be a single character"),
+                _ => return Err(UError::usage(1, "the delimiter must be a single character")),
             },
             "complement" => complemented = true,
             "s" => only_delimited = true,
             "output-delimiter" => output_delimiter = Some(os_bytes(&value).to_vec()),
             "z" => line_end = 0,
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("cut").as_bytes());
-                return 0;
-            }
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     let (list, fields) = match list {
         Some(l) => l,
-        None => return usage(io, "you must specify a list of bytes, characters, or fields"),
+        None => return Err(UError::usage(1, "you must specify a list of bytes, characters, or fields")),
     };
     if !fields && delimiter.is_some() {
-        return usage(io, "an input delimiter may be specified only when operating on fields");
+        return Err(UError::usage(1, "an input delimiter may be specified only when operating on fields"));
     }
     if !fields && only_delimited {
-        return usage(io, "suppressing non-delimited lines makes sense\n\tonly when operating on fields");
+        return Err(UError::usage(1, "suppressing non-delimited lines makes sense\n\tonly when operating on fields"));
     }
     let mut ranges = match parse_list(&list, fields) {
         Ok(r) => r,
-        Err(message) => return usage(io, &message),
+        Err(message) => return Err(UError::usage(1, &message)),
     };
     if complemented {
         ranges = complement(&ranges);
@@ -232,11 +215,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
             Err(Failure::Write(e)) => {
                 drop(input);
-                return write_failed(io, &e);
+                return Err(UError::write(&e));
             }
         }
     }
-    status
+    Ok(status)
 }
 
 enum Failure {

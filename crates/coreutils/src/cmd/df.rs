@@ -5,9 +5,10 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use common::args::{self, Order};
+use common::args::{self, Command};
 use common::fsops::{fs_usage, FsUsage};
 use common::human::human_size;
+use common::UError;
 use common::io::quote;
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
 
@@ -29,9 +30,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::both("type", 't', "type", HasArg::Required),
     OptSpec::flag("print-type", 'T', "print-type"),
     OptSpec::both("exclude-type", 'x', "exclude-type", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const DF: Command = Command::new("df", SPEC, HELP);
 
 const HELP: &str = "Usage: df [OPTION]... [FILE]...
 Show information about the file system on which each FILE resides,
@@ -61,20 +62,16 @@ struct Mount {
     usage: FsUsage,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut human, mut block_size, mut inodes, mut print_type, mut total, mut all, mut posix) = (None, 1024u64, false, false, false, false, false);
     let (mut only_types, mut skip_types) = (Vec::new(), Vec::new());
     let mut files = Vec::new();
-    for p in parsed {
+    DF.options(&args, io, &mut |_, p| {
         let (id, value) = match p {
             Parsed::Opt { id, value } => (id, value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default()),
             Parsed::Operand(f) => {
                 files.push(f);
-                continue;
+                return Ok(());
             }
         };
         match id {
@@ -85,8 +82,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     human = None;
                 }
                 _ => {
-                    io.error(format!("invalid --block-size argument {}", quote(value.as_ref())));
-                    return 1;
+                    return Err(UError::new(1, format!("invalid --block-size argument {}", quote(value.as_ref()))));
                 }
             },
             "human-readable" => human = Some(1024),
@@ -101,20 +97,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "exclude-type" => skip_types.push(value),
             "local" | "no-sync" | "sync" => {}
             "output" => {
-                io.error("option not supported in the sandbox: --output");
-                return 1;
-            }
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("df").as_bytes());
-                return 0;
+                return Err(UError::new(1, "option not supported in the sandbox: --output"));
             }
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     let mut status = 0;
     let mut rows: Vec<Mount> = Vec::new();
     if files.is_empty() {
@@ -142,17 +130,16 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     }
     rows.retain(|m| (only_types.is_empty() || only_types.contains(&m.fstype)) && !skip_types.contains(&m.fstype));
     if rows.is_empty() && status == 0 {
-        io.error("no file systems processed");
-        return 1;
+        return Err(UError::new(1, "no file systems processed"));
     }
     if rows.is_empty() {
-        return status;
+        return Ok(status);
     }
     let table = render(&rows, human, block_size, inodes, print_type, total, posix);
     if let Err(e) = io.out(table.as_bytes()) {
-        return common::write::write_failed(io, &e);
+        return Ok(common::write::write_failed(io, &e));
     }
-    status
+    Ok(status)
 }
 
 fn block_header(block_size: u64) -> String {

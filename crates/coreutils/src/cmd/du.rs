@@ -5,9 +5,10 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{self, bytes_os, os_bytes, Order};
+use common::args::{Command, bytes_os, os_bytes};
 use common::fnmatch::{fnmatch, FnFlags};
 use common::human::human_size;
+use common::UError;
 use common::io::quote;
 use common::targets::join;
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
@@ -36,9 +37,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("exclude", "exclude", HasArg::Required),
     OptSpec::both("threshold", 't', "threshold", HasArg::Required),
     OptSpec::long("time", "time", HasArg::Optional),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const DU: Command = Command::new("du", SPEC, HELP);
 
 const HELP: &str = "Usage: du [OPTION]... [FILE]...
 Summarize device usage of the set of FILEs, recursively for directories.
@@ -86,20 +87,16 @@ struct Options {
     eol: u8,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut o = Options { all: false, apparent: false, block_size: 1024, human: None, max_depth: None, separate: false, deref_all: false, deref_args: false, threshold: 0, exclude: Vec::new(), eol: b'\n' };
     let (mut summarize, mut total) = (false, false);
     let mut files = Vec::new();
-    for p in parsed {
+    DU.options(&args, io, &mut |_, p| {
         let (id, value) = match p {
             Parsed::Opt { id, value } => (id, value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default()),
             Parsed::Operand(f) => {
                 files.push(f);
-                continue;
+                return Ok(());
             }
         };
         match id {
@@ -117,8 +114,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     o.human = None;
                 }
                 _ => {
-                    io.error(format!("invalid --block-size argument {}", quote(value.as_ref())));
-                    return 1;
+                    return Err(UError::new(1, format!("invalid --block-size argument {}", quote(value.as_ref()))));
                 }
             },
             "total" => total = true,
@@ -128,8 +124,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "max-depth" => match value.parse::<usize>() {
                 Ok(d) => o.max_depth = Some(d),
                 Err(_) => {
-                    io.error(format!("invalid maximum depth {}", quote(value.as_ref())));
-                    return 1;
+                    return Err(UError::new(1, format!("invalid maximum depth {}", quote(value.as_ref()))));
                 }
             },
             "human-readable" => o.human = Some(1024),
@@ -149,8 +144,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "exclude-from" => match std::fs::read(&value) {
                 Ok(text) => o.exclude.extend(text.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| l.to_vec())),
                 Err(e) => {
-                    io.error(format!("{}: {}", value, strerror(&e)));
-                    return 1;
+                    return Err(UError::new(1, format!("{}: {}", value, strerror(&e))));
                 }
             },
             "threshold" => {
@@ -161,36 +155,23 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 match common::size::parse_size(digits, "bkKmMGTPEZYRQ0") {
                     Ok(n) if !(neg && n == 0) => o.threshold = if neg { -(n as i64) } else { n as i64 },
                     _ => {
-                        io.error(format!("invalid --threshold argument {}", quote(value.as_ref())));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid --threshold argument {}", quote(value.as_ref()))));
                     }
                 }
             }
             "inodes" | "time" => {
-                io.error(format!("option not supported in the sandbox: --{}", id));
-                return 1;
-            }
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("du").as_bytes());
-                return 0;
+                return Err(UError::new(1, format!("option not supported in the sandbox: --{}", id)));
             }
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     if summarize {
         if o.all {
-            io.error("cannot both summarize and show all entries");
-            io.try_help();
-            return 1;
+            return Err(UError::usage(1, "cannot both summarize and show all entries"));
         }
         if let Some(d) = o.max_depth.filter(|d| *d != 0) {
-            io.error(format!("warning: summarizing conflicts with --max-depth={}", d));
-            io.try_help();
-            return 1;
+            return Err(UError::usage(1, format!("warning: summarizing conflicts with --max-depth={}", d)));
         }
         o.max_depth = Some(0);
     }
@@ -202,16 +183,16 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     for f in files {
         grand += walker.walk(Path::new(&f), 0);
         if let Some(e) = walker.failed_write.take() {
-            return common::write::write_failed(walker.io, &e);
+            return Ok(common::write::write_failed(walker.io, &e));
         }
     }
     if total {
         walker.print(grand, b"total");
     }
     if let Some(e) = walker.failed_write.take() {
-        return common::write::write_failed(walker.io, &e);
+        return Ok(common::write::write_failed(walker.io, &e));
     }
-    walker.status
+    Ok(walker.status)
 }
 
 struct Walker<'a, 'b, 'c> {

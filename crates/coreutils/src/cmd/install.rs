@@ -5,8 +5,9 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use common::args::{self, Order};
+use common::args::Command;
 use common::fsops::{set_times, SetTime};
+use common::UError;
 use common::io::quote;
 use common::modes::ModeChange;
 use common::targets::plan;
@@ -30,9 +31,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::both("target-directory", 't', "target-directory", HasArg::Required),
     OptSpec::flag("no-target-directory", 'T', "no-target-directory"),
     OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const INSTALL: Command = Command::new("install", SPEC, HELP);
 
 const HELP: &str = "Usage: install [OPTION]... [-T] SOURCE DEST
   or:  install [OPTION]... SOURCE... DIRECTORY
@@ -68,16 +69,12 @@ struct Options {
     verbose: bool,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut directories, mut leading, mut no_target) = (false, false, false);
     let mut o = Options { mode: 0o755, compare: false, preserve_times: false, verbose: false };
     let mut target_dir: Option<OsString> = None;
     let mut operands = Vec::new();
-    for p in parsed {
+    INSTALL.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "c", .. } => {}
             Parsed::Opt { id: "compare", .. } => o.compare = true,
@@ -88,8 +85,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 match ModeChange::parse(&text) {
                     Some(m) => o.mode = m.apply(0, false, 0),
                     None => {
-                        io.error(format!("invalid mode {}", quote(text.as_ref())));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid mode {}", quote(text.as_ref()))));
                     }
                 }
             }
@@ -99,24 +95,22 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "target-directory", value } => target_dir = value,
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("install").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id, .. } => {
-                io.error(format!("option not supported in the sandbox: --{}", id));
-                return 1;
+                return Err(UError::new(1, format!("option not supported in the sandbox: --{}", id)));
             }
             Parsed::Operand(op) => operands.push(op),
         }
-    }
+        Ok(())
+    })?;
     if directories {
         if operands.is_empty() {
-            io.error("missing file operand");
-            io.try_help();
-            return 1;
+            return Err(UError::usage(1, "missing file operand"));
         }
         let mut status = 0;
         for dir in operands {
@@ -134,7 +128,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 }
             }
         }
-        return status;
+        return Ok(status);
     }
     if leading {
         let dir: Option<PathBuf> = match (&target_dir, operands.len()) {
@@ -144,15 +138,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         };
         if let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
             if let Err(e) = make_dirs(io, &d, o.verbose) {
-                io.error(format!("cannot create directory {}: {}", quote(d.as_os_str()), strerror(&e)));
-                return 1;
+                return Err(UError::new(1, format!("cannot create directory {}: {}", quote(d.as_os_str()), strerror(&e))));
             }
         }
     }
     if operands.len() == 1 && target_dir.is_none() {
-        io.error(format!("missing destination file operand after {}", quote(&operands[0])));
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, format!("missing destination file operand after {}", quote(&operands[0]))));
     }
     let pairs = match plan(operands, target_dir, no_target, false) {
         Ok(p) => p,
@@ -161,7 +152,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             if e.usage {
                 io.try_help();
             }
-            return 1;
+            return Ok(1);
         }
     };
     let mut status = 0;
@@ -170,7 +161,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             status = 1;
         }
     }
-    status
+    Ok(status)
 }
 
 /// mkdir -p with install's messages and 0755 for the parents.

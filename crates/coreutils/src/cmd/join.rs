@@ -7,10 +7,9 @@
 use std::ffi::OsString;
 use std::io::{self, Write};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote, Input};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::short("a", 'a', HasArg::Required),
@@ -26,9 +25,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("nocheck-order", "nocheck-order", HasArg::No),
     OptSpec::long("header", "header", HasArg::No),
     OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const JOIN: Command = Command::new("join", SPEC, HELP);
 
 const HELP: &str = "Usage: join [OPTION]... FILE1 FILE2
 For each pair of input lines with identical join fields, write a line to
@@ -193,18 +192,14 @@ fn parse_format(value: &OsString) -> Result<Vec<(usize, usize)>, String> {
     Ok(out)
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut c = Config { tab: None, fields: [0, 0], unpaired: [false, false], paired: true, empty: None, format: None, auto: false, ignore_case: false, check: CheckOrder::Default, header: false, eol: b'\n' };
     let mut files = Vec::new();
-    for p in parsed {
+    JOIN.options(&args, io, &mut |_, p| {
         let (id, value) = match p {
             Parsed::Operand(f) => {
                 files.push(f);
-                continue;
+                return Ok(());
             }
             Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
         };
@@ -236,21 +231,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "nocheck-order" => Ok(c.check = CheckOrder::Disabled),
             "header" => Ok(c.header = true),
             "z" => Ok(c.eol = 0),
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("join").as_bytes());
-                return 0;
-            }
             _ => Ok(()),
         };
         if let Err(message) = result {
-            io.error(message);
-            return 1;
+            return Err(UError::new(1, message));
         }
-    }
+        Ok(())
+    })?;
     if files.len() != 2 {
         match files.len() {
             0 => io.error("missing operand"),
@@ -258,7 +245,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             _ => io.error(format!("extra operand {}", quote(&files[2]))),
         }
         io.try_help();
-        return 1;
+        return Ok(1);
     }
     let mut empty: &[u8] = &[];
     let name = io.name.clone();
@@ -271,7 +258,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Ok(input) => sources.push(Source { input, name: file.to_string_lossy().into_owned(), line_no: 0, prev: None, warned: false }),
             Err(e) => {
                 let _ = writeln!(io.stderr, "{}: {}: {}", name, file.to_string_lossy(), strerror(&e));
-                return 1;
+                return Ok(1);
             }
         }
     }
@@ -279,13 +266,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let result = joiner.join(&mut sources);
     drop(sources);
     match result {
-        Ok(status) => status,
-        Err(Failure::Write(e)) => write_failed(io, &e),
-        Err(Failure::Read(e)) => {
-            io.error(strerror(&e));
-            1
-        }
-        Err(Failure::Disorder) => 1,
+        Ok(status) => Ok(status),
+        Err(Failure::Write(e)) => Err(UError::write(&e)),
+        Err(Failure::Read(e)) => Err(UError::new(1, strerror(&e))),
+        Err(Failure::Disorder) => Ok(1),
     }
 }
 

@@ -4,8 +4,9 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use common::args::{self, Order};
+use common::args::Command;
 use common::canon::{canonicalize, relative_to, Missing};
+use common::UError;
 use common::io::quote;
 use common::targets::plan;
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
@@ -26,9 +27,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::both("target-directory", 't', "target-directory", HasArg::Required),
     OptSpec::flag("no-target-directory", 'T', "no-target-directory"),
     OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const LN: Command = Command::new("ln", SPEC, HELP);
 
 const HELP: &str = "Usage: ln [OPTION]... [-T] TARGET LINK_NAME
   or:  ln [OPTION]... TARGET
@@ -53,15 +54,11 @@ Create hard links by default, symbolic links with --symbolic.
       --version     output version information and exit
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut force, mut no_deref, mut relative, mut symbolic, mut verbose, mut no_target) = (false, false, false, false, false, false);
     let mut target_dir = None;
     let mut operands = Vec::new();
-    for p in parsed {
+    LN.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "force", .. } => force = true,
             Parsed::Opt { id: "no-dereference", .. } => no_deref = true,
@@ -72,27 +69,25 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "target-directory", value } => target_dir = value,
             Parsed::Opt { id: "logical", .. } | Parsed::Opt { id: "physical", .. } => {}
             Parsed::Opt { id: "interactive", .. } => {
-                io.error("option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)"));
             }
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("ln").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id, .. } => {
-                io.error(format!("option not supported in the sandbox: --{}", id));
-                return 1;
+                return Err(UError::new(1, format!("option not supported in the sandbox: --{}", id)));
             }
             Parsed::Operand(o) => operands.push(o),
         }
-    }
+        Ok(())
+    })?;
     if relative && !symbolic {
-        io.error("cannot do --relative without --symbolic");
-        return 1;
+        return Err(UError::new(1, "cannot do --relative without --symbolic"));
     }
     // With -n, a symlink to a directory as the last of two operands is replaced, not entered.
     if no_deref && target_dir.is_none() && operands.len() == 2 {
@@ -107,7 +102,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             if e.usage {
                 io.try_help();
             }
-            return 1;
+            return Ok(1);
         }
     };
     let mut status = 0;
@@ -116,7 +111,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             status = 1;
         }
     }
-    status
+    Ok(status)
 }
 
 fn link_one(io: &mut Io, target: &OsString, link: &Path, symbolic: bool, force: bool, relative: bool, verbose: bool) -> bool {

@@ -12,8 +12,9 @@ mod format;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use common::args::{self, os_bytes, Order};
+use common::args::{self, Command, os_bytes, Order};
 use common::fsext::Meta;
+use common::UError;
 use common::io::quote;
 use common::targets::join;
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
@@ -68,9 +69,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("format", "format", HasArg::Required),
     OptSpec::long("indicator-style", "indicator-style", HasArg::Required),
     OptSpec::long("hide", "hide", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const LS: Command = Command { usage_status: 2, order: Order::Permute, ..Command::new("ls", SPEC, HELP) };
 
 const HELP: &str = "Usage: ls [OPTION]... [FILE]...
 List information about the FILEs (the current directory by default).
@@ -137,11 +138,7 @@ enum Hidden {
     All,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 2),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let tty = common::fsops::is_terminal(1);
     let mut o = Options::new(tty);
     let mut hidden = Hidden::Skip;
@@ -153,12 +150,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut hide: Vec<Vec<u8>> = Vec::new();
     let mut explicit_layout = false;
     let mut files = Vec::new();
-    for p in parsed {
+    LS.options(&args, io, &mut |io, p| {
         let (id, value) = match p {
             Parsed::Opt { id, value } => (id, value.map(|v| v.to_string_lossy().into_owned())),
             Parsed::Operand(f) => {
                 files.push(f);
-                continue;
+                return Ok(());
             }
         };
         let value_str = value.clone().unwrap_or_default();
@@ -210,7 +207,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     let _ = io.stderr.write_all("Valid arguments are:\n  - \u{2018}always\u{2019}, \u{2018}yes\u{2019}, \u{2018}force\u{2019}\n  - \u{2018}never\u{2019}, \u{2018}no\u{2019}, \u{2018}none\u{2019}\n  - \u{2018}auto\u{2019}, \u{2018}tty\u{2019}, \u{2018}if-tty\u{2019}\n".as_bytes());
                     io.try_help();
                     // GNU's argmatch failure: usage(EXIT_FAILURE), not ls's 2.
-                    return 1;
+                    return Err(UError::exit(1));
                 }
             },
             "directory" => directory = true,
@@ -223,7 +220,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "slash" => format::Indicator::Slash,
                     "file-type" => format::Indicator::FileType,
                     "classify" => format::Indicator::Classify,
-                    _ => return bad_argument(io, &value_str, "--indicator-style"),
+                    _ => return Err(bad_argument(&value_str, "--indicator-style")),
                 }
             }
             "group-directories-first" => o.dirs_first = true,
@@ -257,7 +254,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "version" => Sort::Version,
                     "extension" => Sort::Extension,
                     "name" => Sort::Name,
-                    _ => return bad_argument(io, &value_str, "--sort"),
+                    _ => return Err(bad_argument(&value_str, "--sort")),
                 }
             }
             "time" => {
@@ -265,7 +262,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "atime" | "access" | "use" => TimeField::Atime,
                     "ctime" | "status" => TimeField::Ctime,
                     "mtime" | "modification" => TimeField::Mtime,
-                    _ => return bad_argument(io, &value_str, "--time"),
+                    _ => return Err(bad_argument(&value_str, "--time")),
                 }
             }
             "time-style" => {
@@ -276,14 +273,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "iso" => TimeStyle::Iso,
                     "locale" => TimeStyle::Locale,
                     s if s.starts_with('+') => TimeStyle::Format(s[1..].to_string()),
-                    _ => return bad_argument(io, &value_str, "--time-style"),
+                    _ => return Err(bad_argument(&value_str, "--time-style")),
                 }
             }
             "width" => match value_str.parse::<usize>() {
                 Ok(w) => o.width = w,
                 Err(_) => {
-                    io.error(format!("invalid line width: {}", quote(value_str.as_ref())));
-                    return 2;
+                    return Err(UError::new(2, format!("invalid line width: {}", quote(value_str.as_ref()))));
                 }
             },
             "format" => {
@@ -293,21 +289,14 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "commas" => Layout::Commas,
                     "across" | "horizontal" => Layout::Across,
                     "vertical" => Layout::Columns,
-                    _ => return bad_argument(io, &value_str, "--format"),
+                    _ => return Err(bad_argument(&value_str, "--format")),
                 };
                 explicit_layout = true;
             }
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("ls").as_bytes());
-                return 0;
-            }
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     // -t/-u/-c without -l sort by that time (GNU: -c/-u sort when not long format).
     if o.layout != Layout::Long && o.time != TimeField::Mtime && o.sort == Sort::Name {
         o.sort = Sort::Time;
@@ -354,22 +343,20 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let show_headers = recursive || dir_entries.len() + file_entries.len() > 1;
     if !file_entries.is_empty() {
         if let Err(e) = format::print(lister.io, &file_entries, &lister.o, &lister.names, false) {
-            return common::write::write_failed(lister.io, &e);
+            return Ok(common::write::write_failed(lister.io, &e));
         }
         lister.printed = true;
     }
     for d in dir_entries {
         if let Err(e) = lister.list_dir(&d.path, show_headers) {
-            return common::write::write_failed(lister.io, &e);
+            return Ok(common::write::write_failed(lister.io, &e));
         }
     }
-    lister.status
+    Ok(lister.status)
 }
 
-fn bad_argument(io: &mut Io, value: &str, option: &str) -> i32 {
-    io.error(format!("invalid argument {} for '{}'", quote(value.as_ref()), option));
-    io.try_help();
-    2
+fn bad_argument(value: &str, option: &str) -> UError {
+    UError::usage(2, format!("invalid argument {} for '{}'", quote(value.as_ref()), option))
 }
 
 struct Lister<'a, 'b> {

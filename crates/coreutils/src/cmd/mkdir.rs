@@ -4,7 +4,8 @@ use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use common::args::{self, Order};
+use common::args::Command;
+use common::UError;
 use common::io::quote;
 use common::modes::ModeChange;
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
@@ -15,9 +16,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("verbose", 'v', "verbose"),
     OptSpec::short("context", 'Z', HasArg::No),
     OptSpec::long("context", "context", HasArg::Optional),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const MKDIR: Command = Command::new("mkdir", SPEC, HELP);
 
 const HELP: &str = "Usage: mkdir [OPTION]... DIRECTORY...
 Create the DIRECTORY(ies), if they do not already exist.
@@ -30,41 +31,32 @@ Create the DIRECTORY(ies), if they do not already exist.
       --version     output version information and exit
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut mode, mut parents, mut verbose) = (None, false, false);
     let mut dirs = Vec::new();
-    for p in parsed {
+    MKDIR.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "mode", value } => {
                 let text = value.unwrap_or_default().to_string_lossy().into_owned();
                 match ModeChange::parse(&text) {
                     Some(m) => mode = Some(m),
                     None => {
-                        io.error(format!("invalid mode {}", quote(text.as_ref())));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid mode {}", quote(text.as_ref()))));
                     }
                 }
             }
             Parsed::Opt { id: "parents", .. } => parents = true,
             Parsed::Opt { id: "verbose", .. } => verbose = true,
             Parsed::Opt { id: "context", .. } => {
-                io.error("option not supported in the sandbox: --context");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --context"));
             }
-            Parsed::Opt { id: "help", .. } => return print(io, HELP),
-            Parsed::Opt { id: "version", .. } => return print(io, &common::version_text("mkdir")),
             Parsed::Opt { .. } => {}
             Parsed::Operand(d) => dirs.push(d),
         }
-    }
+        Ok(())
+    })?;
     if dirs.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     let umask = common::fsext::umask(None);
     let mut status = 0;
@@ -76,12 +68,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             status = 1;
         }
     }
-    status
-}
-
-fn print(io: &mut Io, text: &str) -> i32 {
-    let _ = io.out(text.as_bytes());
-    0
+    Ok(status)
 }
 
 fn make_one(io: &mut Io, path: &Path, mode: Option<&ModeChange>, umask: u32, verbose: bool) -> io::Result<()> {

@@ -7,7 +7,8 @@ use std::hash::{BuildHasher, Hasher};
 use std::io;
 use std::path::PathBuf;
 
-use common::args::{self, bytes_os, os_bytes, Order};
+use common::args::{Command, bytes_os, os_bytes};
+use common::UError;
 use common::io::quote;
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
 
@@ -19,9 +20,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::short("p", 'p', HasArg::Required),
     OptSpec::long("tmpdir", "tmpdir", HasArg::Optional),
     OptSpec::short("t", 't', HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const MKTEMP: Command = Command::new("mktemp", SPEC, HELP);
 
 const HELP: &str = "Usage: mktemp [OPTION]... [TEMPLATE]
 Create a temporary file or directory, safely, and print its name.
@@ -48,16 +49,12 @@ Files are created u+rw, and directories u+rwx, minus umask restrictions.
 
 const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut directory, mut dry_run, mut quiet, mut t_flag) = (false, false, false, false);
     let mut suffix: Option<Vec<u8>> = None;
     let mut tmpdir: Option<Option<OsString>> = None;
     let mut templates = Vec::new();
-    for p in parsed {
+    MKTEMP.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "directory", .. } => directory = true,
             Parsed::Opt { id: "dry-run", .. } => dry_run = true,
@@ -67,20 +64,19 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "t", .. } => t_flag = true,
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("mktemp").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(t) => templates.push(t),
         }
-    }
+        Ok(())
+    })?;
     if templates.len() > 1 {
-        io.error(format!("too many templates"));
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, format!("too many templates")));
     }
     let mut template = match templates.pop() {
         Some(t) => os_bytes(&t).to_vec(),
@@ -100,8 +96,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             implied_suffix.clear();
         }
         if s.contains(&b'/') {
-            io.error(format!("invalid suffix {}, contains directory separator", quote(&bytes_os(s))));
-            return 1;
+            return Err(UError::new(1, format!("invalid suffix {}, contains directory separator", quote(&bytes_os(s)))));
         }
     }
     let full_suffix: Vec<u8> = [implied_suffix, suffix.unwrap_or_default()].concat();
@@ -112,7 +107,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         if !quiet {
             io.error(format!("too few X's in template {}", quote(&bytes_os(&shown))));
         }
-        return 1;
+        return Ok(1);
     }
     let dir: Option<Vec<u8>> = if t_flag {
         let env = std::env::var_os("TMPDIR").filter(|v| !v.is_empty());
@@ -127,12 +122,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     };
     if let Some(_) = &dir {
         if template.first() == Some(&b'/') {
-            io.error(format!("invalid template, {}; with --tmpdir, it may not be absolute", quote(&bytes_os(&template))));
-            return 1;
+            return Err(UError::new(1, format!("invalid template, {}; with --tmpdir, it may not be absolute", quote(&bytes_os(&template)))));
         }
         if t_flag && template.contains(&b'/') {
-            io.error(format!("invalid template, {}, contains directory separator", quote(&bytes_os(&template))));
-            return 1;
+            return Err(UError::new(1, format!("invalid template, {}, contains directory separator", quote(&bytes_os(&template)))));
         }
     }
     let prefix: Vec<u8> = match &dir {
@@ -180,9 +173,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Ok(()) => {
                 name.push(b'\n');
                 if let Err(e) = io.out(&name) {
-                    return common::write::write_failed(io, &e);
+                    return Ok(common::write::write_failed(io, &e));
                 }
-                return 0;
+                return Ok(0);
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             Err(e) => {
@@ -193,12 +186,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     let what = if directory { "directory" } else { "file" };
                     io.error(format!("failed to create {} via template {}: {}", what, quote(&bytes_os(&shown)), strerror(&e)));
                 }
-                return 1;
+                return Ok(1);
             }
         }
     }
-    if !quiet {
-        io.error("failed to create a unique name");
-    }
-    1
+    Err(UError::new(1, if quiet { "" } else { "failed to create a unique name" }))
 }

@@ -4,8 +4,9 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{self, Order};
+use common::args::Command;
 use common::canon::{canonicalize, Missing};
+use common::UError;
 use common::io::quote;
 use common::targets::plan;
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
@@ -23,9 +24,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("update", 'u', "update"),
     OptSpec::flag("verbose", 'v', "verbose"),
     OptSpec::short("context", 'Z', HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const MV: Command = Command::new("mv", SPEC, HELP);
 
 const HELP: &str = "Usage: mv [OPTION]... [-T] SOURCE DEST
   or:  mv [OPTION]... SOURCE... DIRECTORY
@@ -46,15 +47,11 @@ Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
       --version     output version information and exit
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut no_clobber, mut update, mut verbose, mut no_target) = (false, false, false, false);
     let mut target_dir = None;
     let mut operands = Vec::new();
-    for p in parsed {
+    MV.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "force", .. } => no_clobber = false,
             Parsed::Opt { id: "no-clobber", .. } => no_clobber = true,
@@ -64,24 +61,23 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "target-directory", value } => target_dir = value,
             Parsed::Opt { id: "strip-trailing-slashes", .. } => {}
             Parsed::Opt { id: "interactive", .. } => {
-                io.error("option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)"));
             }
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("mv").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id, .. } => {
-                io.error(format!("option not supported in the sandbox: --{}", id));
-                return 1;
+                return Err(UError::new(1, format!("option not supported in the sandbox: --{}", id)));
             }
             Parsed::Operand(o) => operands.push(o),
         }
-    }
+        Ok(())
+    })?;
     let pairs = match plan(operands, target_dir, no_target, false) {
         Ok(p) => p,
         Err(e) => {
@@ -89,7 +85,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             if e.usage {
                 io.try_help();
             }
-            return 1;
+            return Ok(1);
         }
     };
     let mut status = 0;
@@ -98,7 +94,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             status = 1;
         }
     }
-    status
+    Ok(status)
 }
 
 fn move_one(io: &mut Io, src: &OsString, dst: &Path, no_clobber: bool, update: bool, verbose: bool) -> bool {

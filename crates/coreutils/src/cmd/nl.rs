@@ -4,11 +4,10 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{self, Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
 use common::regex::{Flags, Flavor, Regex};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("b", 'b', "body-numbering", HasArg::Required),
@@ -22,9 +21,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::both("s", 's', "number-separator", HasArg::Required),
     OptSpec::both("v", 'v', "starting-line-number", HasArg::Required),
     OptSpec::both("w", 'w', "number-width", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const NL: Command = Command::new("nl", SPEC, HELP);
 
 const HELP: &str = "Usage: nl [OPTION]... [FILE]...
 Write each FILE to standard output, with line numbers added.
@@ -115,11 +114,7 @@ fn parse_number(value: &OsString, what: &str, min: i64) -> Result<i64, String> {
     }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut c = Config {
         styles: [Style::None, Style::NonEmpty, Style::None],
         delimiter: b"\\:".to_vec(),
@@ -132,11 +127,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         width: 6,
     };
     let mut files = Vec::new();
-    for p in parsed {
+    NL.options(&args, io, &mut |_, p| {
         let (id, value) = match p {
             Parsed::Operand(f) => {
                 files.push(f);
-                continue;
+                return Ok(());
             }
             Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
         };
@@ -164,22 +159,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "s" => Ok(c.separator = bytes.to_vec()),
             "v" => parse_number(&value, "starting line number", i64::MIN).map(|n| c.start = n),
             "w" => parse_number(&value, "line number field width", 1).map(|n| c.width = n as usize),
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("nl").as_bytes());
-                return 0;
-            }
             _ => Ok(()),
         };
         if let Err(message) = result {
-            io.error(message);
-            io.try_help();
-            return 1;
+            return Err(UError::usage(1, message));
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
@@ -203,11 +189,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
             Err(Failure::Write(e)) => {
                 drop(input);
-                return write_failed(io, &e);
+                return Err(UError::write(&e));
             }
         }
     }
-    status
+    Ok(status)
 }
 
 enum Failure {

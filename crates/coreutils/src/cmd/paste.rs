@@ -4,18 +4,17 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::{open_input, Input};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("d", 'd', "delimiters", HasArg::Required),
     OptSpec::flag("s", 's', "serial"),
     OptSpec::flag("z", 'z', "zero-terminated"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const PASTE: Command = Command::new("paste", SPEC, HELP);
 
 const HELP: &str = "Usage: paste [OPTION]... [FILE]...
 Write lines consisting of the sequentially corresponding lines from
@@ -60,40 +59,28 @@ fn parse_delimiters(list: &[u8]) -> Result<Vec<Option<u8>>, String> {
     Ok(out)
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut delimiters = vec![Some(b'\t')];
     let mut serial = false;
     let mut eol = b'\n';
     let mut files = Vec::new();
-    for p in parsed {
+    PASTE.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, value } => match id {
                 "d" => match parse_delimiters(os_bytes(&value.unwrap_or_default())) {
                     Ok(d) => delimiters = d,
                     Err(message) => {
-                        io.error(message);
-                        return 1;
+                        return Err(UError::new(1, message));
                     }
                 },
                 "s" => serial = true,
                 "z" => eol = 0,
-                "help" => {
-                    let _ = io.out(HELP.as_bytes());
-                    return 0;
-                }
-                "version" => {
-                    let _ = io.out(common::version_text("paste").as_bytes());
-                    return 0;
-                }
                 _ => {}
             },
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
@@ -102,8 +89,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     }
     let result = if serial { paste_serial(io, &files, &delimiters, eol) } else { paste_parallel(io, &files, &delimiters, eol) };
     match result {
-        Ok(status) => status,
-        Err(e) => write_failed(io, &e),
+        Ok(status) => Ok(status),
+        Err(e) => Err(UError::write(&e)),
     }
 }
 

@@ -3,9 +3,9 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{self, os_bytes, Order};
+use common::args::{Command, os_bytes};
 use common::canon::{canonicalize, Missing};
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("canonicalize", 'f', "canonicalize"),
@@ -16,9 +16,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("quiet", 's', "silent"),
     OptSpec::flag("verbose", 'v', "verbose"),
     OptSpec::flag("zero", 'z', "zero"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const READLINK: Command = Command::new("readlink", SPEC, HELP);
 
 const HELP: &str = "Usage: readlink [OPTION]... FILE...
 Print value of a symbolic link or canonical file name
@@ -41,14 +41,10 @@ Print value of a symbolic link or canonical file name
       --version     output version information and exit
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut mode, mut no_newline, mut verbose, mut zero) = (None, false, false, false);
     let mut files = Vec::new();
-    for p in parsed {
+    READLINK.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "canonicalize", .. } => mode = Some(Missing::AllowLast),
             Parsed::Opt { id: "canonicalize-existing", .. } => mode = Some(Missing::Forbid),
@@ -59,20 +55,19 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "zero", .. } => zero = true,
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("readlink").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     if no_newline && files.len() > 1 {
         io.error("ignoring --no-newline with multiple arguments");
@@ -92,7 +87,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     out.push(if zero { 0 } else { b'\n' });
                 }
                 if let Err(e) = io.out(&out) {
-                    return common::write::write_failed(io, &e);
+                    return Ok(common::write::write_failed(io, &e));
                 }
             }
             Err(e) => {
@@ -103,5 +98,5 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
         }
     }
-    status
+    Ok(status)
 }

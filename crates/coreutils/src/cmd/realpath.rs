@@ -4,9 +4,9 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use common::args::{self, os_bytes, Order};
+use common::args::{Command, os_bytes};
 use common::canon::{canonicalize, relative_to, Missing};
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("canonicalize-existing", 'e', "canonicalize-existing"),
@@ -19,9 +19,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("strip", 's', "strip"),
     OptSpec::long("strip", "no-symlinks", HasArg::No),
     OptSpec::flag("zero", 'z', "zero"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const REALPATH: Command = Command::new("realpath", SPEC, HELP);
 
 const HELP: &str = "Usage: realpath [OPTION]... FILE...
 Print the resolved absolute file name;
@@ -40,21 +40,16 @@ all but the last component must exist
       --version     output version information and exit
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut missing, mut physical, mut quiet, mut zero) = (Missing::AllowLast, true, false, false);
     let (mut relative_to_dir, mut relative_base) = (None, None);
     let mut files = Vec::new();
-    for p in parsed {
+    REALPATH.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "canonicalize-existing", .. } => missing = Missing::Forbid,
             Parsed::Opt { id: "canonicalize-missing", .. } => missing = Missing::Allow,
             Parsed::Opt { id: "logical", .. } => {
-                io.error("option not supported in the sandbox: --logical");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --logical"));
             }
             Parsed::Opt { id: "physical", .. } => physical = true,
             Parsed::Opt { id: "quiet", .. } => quiet = true,
@@ -64,20 +59,19 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "relative-base", value } => relative_base = value,
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("realpath").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     let resolve_dir = |io: &mut Io, dir: Option<OsString>| -> Result<Option<PathBuf>, ()> {
         match dir {
@@ -93,11 +87,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     };
     let to = match resolve_dir(io, relative_to_dir) {
         Ok(p) => p,
-        Err(()) => return 1,
+        Err(()) => return Ok(1),
     };
     let mut base = match resolve_dir(io, relative_base) {
         Ok(p) => p,
-        Err(()) => return 1,
+        Err(()) => return Ok(1),
     };
     // --relative-to outside --relative-base prints absolute paths (GNU).
     let to = match (&to, &base) {
@@ -120,7 +114,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 let mut out = os_bytes(shown.as_os_str()).to_vec();
                 out.push(if zero { 0 } else { b'\n' });
                 if let Err(e) = io.out(&out) {
-                    return common::write::write_failed(io, &e);
+                    return Ok(common::write::write_failed(io, &e));
                 }
             }
             Err(e) => {
@@ -131,5 +125,5 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
         }
     }
-    status
+    Ok(status)
 }

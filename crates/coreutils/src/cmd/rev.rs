@@ -4,16 +4,17 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{self, HasArg, Order, OptSpec, Parsed};
+use common::args::{Command, HasArg, OptSpec, Parsed};
 use common::io::open_input;
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("0", '0', "zero", HasArg::No),
     OptSpec::both("h", 'h', "help", HasArg::No),
     OptSpec::both("V", 'V', "version", HasArg::No),
 ];
+
+const REV: Command = Command::new("rev", SPEC, HELP);
 
 const HELP: &str = "
 Usage:
@@ -27,30 +28,27 @@ Options:
  -V, --version  display version
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut eol = b'\n';
     let mut files = Vec::new();
-    for p in parsed {
+    REV.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, .. } => match id {
                 "0" => eol = 0,
                 "h" => {
                     let _ = io.out(HELP.as_bytes());
-                    return 0;
+                    return Err(UError::exit(0));
                 }
                 "V" => {
                     let _ = io.out(common::version_text("rev").as_bytes());
-                    return 0;
+                    return Err(UError::exit(0));
                 }
                 _ => {}
             },
         }
-    }
+        Ok(())
+    })?;
     // util-linux reads stdin only without operands: `-` is a file name to it.
     let use_stdin = files.is_empty();
     if use_stdin {
@@ -82,11 +80,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
             Err(Failure::Write(e)) => {
                 drop(input);
-                return write_failed(io, &e);
+                return Err(UError::write(&e));
             }
         }
     }
-    status
+    Ok(status)
 }
 
 enum Failure {

@@ -4,7 +4,8 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{self, os_bytes, Order};
+use common::args::{Command, os_bytes};
+use common::UError;
 use common::io::quote;
 use common::targets::{base_name, join};
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
@@ -21,9 +22,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("recursive", 'r', "recursive"),
     OptSpec::short("recursive", 'R', HasArg::No),
     OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const RM: Command = Command::new("rm", SPEC, HELP);
 
 const HELP: &str = "Usage: rm [OPTION]... [FILE]...
 Remove (unlink) the FILE(s).
@@ -50,14 +51,10 @@ struct Options {
     preserve_root: bool,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut o = Options { force: false, recursive: false, dir: false, verbose: false, preserve_root: true };
     let mut files = Vec::new();
-    for p in parsed {
+    RM.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "dir", .. } => o.dir = true,
             Parsed::Opt { id: "force", .. } => o.force = true,
@@ -68,28 +65,26 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "one-file-system", .. } => {}
             Parsed::Opt { id: "interactive-when", value } if value.as_ref().map_or(false, |v| v == "never" || v == "no" || v == "none") => {}
             Parsed::Opt { id: "interactive", .. } | Parsed::Opt { id: "interactive-once", .. } | Parsed::Opt { id: "interactive-when", .. } => {
-                io.error("interactive removal is not supported in the sandbox (there is no terminal to answer prompts); use -f, or remove the files one by one");
-                return 1;
+                return Err(UError::new(1, "interactive removal is not supported in the sandbox (there is no terminal to answer prompts); use -f, or remove the files one by one"));
             }
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("rm").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
         if o.force {
-            return 0;
+            return Ok(0);
         }
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     let mut status = 0;
     for file in files {
@@ -113,7 +108,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             status = 1;
         }
     }
-    status
+    Ok(status)
 }
 
 fn is_root(path: &OsString) -> bool {

@@ -4,7 +4,8 @@ use std::ffi::OsString;
 use std::io;
 use std::path::Path;
 
-use common::args::{self, os_bytes, bytes_os, Order};
+use common::args::{Command, os_bytes, bytes_os};
+use common::UError;
 use common::io::quote;
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
 
@@ -12,9 +13,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("ignore", "ignore-fail-on-non-empty", HasArg::No),
     OptSpec::flag("parents", 'p', "parents"),
     OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const RMDIR: Command = Command::new("rmdir", SPEC, HELP);
 
 const HELP: &str = "Usage: rmdir [OPTION]... DIRECTORY...
 Remove the DIRECTORY(ies), if they are empty.
@@ -28,34 +29,29 @@ Remove the DIRECTORY(ies), if they are empty.
       --version     output version information and exit
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut ignore, mut parents, mut verbose) = (false, false, false);
     let mut dirs = Vec::new();
-    for p in parsed {
+    RMDIR.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "ignore", .. } => ignore = true,
             Parsed::Opt { id: "parents", .. } => parents = true,
             Parsed::Opt { id: "verbose", .. } => verbose = true,
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("rmdir").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(d) => dirs.push(d),
         }
-    }
+        Ok(())
+    })?;
     if dirs.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     let mut status = 0;
     for dir in dirs {
@@ -91,7 +87,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
         }
     }
-    status
+    Ok(status)
 }
 
 fn not_empty(e: &io::Error) -> bool {

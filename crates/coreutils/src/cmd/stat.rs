@@ -3,8 +3,9 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{self, os_bytes, Order};
+use common::args::{Command, os_bytes};
 use common::fsext::{Meta, S_IFBLK, S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFREG, S_IFSOCK};
+use common::UError;
 use common::io::quote;
 use common::modes::mode_string;
 use common::timefmt::{local_offset, split_ns, Tm};
@@ -18,9 +19,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("printf", "printf", HasArg::Required),
     OptSpec::flag("terse", 't', "terse"),
     OptSpec::long("cached", "cached", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const STAT: Command = Command::new("stat", SPEC, HELP);
 
 const HELP: &str = "Usage: stat [OPTION]... FILE...
 Display file or file system status.
@@ -70,16 +71,12 @@ const DEFAULT: &str = "  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %
 const DEFAULT_DEV: &str = "  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\nDevice: %Hd,%Ld\tInode: %-11i Links: %-5h Device type: %Hr,%Lr\nAccess: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\nAccess: %x\nModify: %y\nChange: %z\n Birth: %w\n";
 const TERSE: &str = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o\n";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut follow = false;
     let mut format: Option<(Vec<u8>, bool)> = None;
     let mut terse = false;
     let mut files = Vec::new();
-    for p in parsed {
+    STAT.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "dereference", .. } => follow = true,
             Parsed::Opt { id: "format", value } => format = Some(([os_bytes(&value.unwrap_or_default()), b"\n"].concat(), false)),
@@ -87,25 +84,23 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "terse", .. } => terse = true,
             Parsed::Opt { id: "cached", .. } => {}
             Parsed::Opt { id: "file-system", .. } => {
-                io.error("option not supported in the sandbox: --file-system (use df)");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --file-system (use df)"));
             }
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("stat").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     let names = Names::load();
     let mut status = 0;
@@ -130,10 +125,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         let ctx = Context { path: &file, meta: &meta, names: &names, follow, default };
         let out = render(&fmt, escapes, &ctx);
         if let Err(e) = io.out(&out) {
-            return common::write::write_failed(io, &e);
+            return Ok(common::write::write_failed(io, &e));
         }
     }
-    status
+    Ok(status)
 }
 
 struct Context<'a> {

@@ -4,19 +4,18 @@
 use std::ffi::OsString;
 use std::io::{self, Write};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::open_input;
 use common::regex::{Flags, Flavor, Regex};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("b", 'b', "before"),
     OptSpec::flag("r", 'r', "regex"),
     OptSpec::both("s", 's', "separator", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const TAC: Command = Command::new("tac", SPEC, HELP);
 
 const HELP: &str = "Usage: tac [OPTION]... [FILE]...
 Write each FILE to standard output, last line first.
@@ -65,40 +64,28 @@ impl Separator {
     }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut before = false;
     let mut regex = false;
     let mut separator = b"\n".to_vec();
     let mut files = Vec::new();
-    for p in parsed {
+    TAC.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, value } => match id {
                 "b" => before = true,
                 "r" => regex = true,
                 "s" => separator = os_bytes(&value.unwrap_or_default()).to_vec(),
-                "help" => {
-                    let _ = io.out(HELP.as_bytes());
-                    return 0;
-                }
-                "version" => {
-                    let _ = io.out(common::version_text("tac").as_bytes());
-                    return 0;
-                }
                 _ => {}
             },
         }
-    }
+        Ok(())
+    })?;
     let separator = if regex && !separator.is_empty() {
         match Regex::new(&separator, Flavor::Basic, Flags::default()) {
             Ok(re) => Separator::Pattern(re),
             Err(e) => {
-                io.error(e);
-                return 1;
+                return Err(UError::new(1, e.to_string()));
             }
         }
     } else {
@@ -121,10 +108,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             continue;
         }
         if let Err(e) = tac(&data, &separator, before, io.stdout) {
-            return write_failed(io, &e);
+            return Err(UError::write(&e));
         }
     }
-    status
+    Ok(status)
 }
 
 fn tac(data: &[u8], separator: &Separator, before: bool, out: &mut dyn Write) -> io::Result<()> {

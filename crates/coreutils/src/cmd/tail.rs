@@ -8,11 +8,10 @@ use std::fs::File;
 use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::time::Duration;
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote, Input};
 use common::size::{parse_size, SizeError, HEAD_SUFFIXES};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 #[path = "tail/follow.rs"]
 mod follow;
@@ -31,9 +30,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::both("s", 's', "sleep-interval", HasArg::Required),
     OptSpec::both("v", 'v', "verbose", HasArg::No),
     OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const TAIL: Command = Command::new("tail", SPEC, HELP);
 
 const HELP: &str = "Usage: tail [OPTION]... [FILE]...
 Print the last 10 lines of each FILE to standard output.
@@ -136,20 +135,15 @@ pub enum FollowMode {
     Name,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let args = expand_obsolete(&args);
     // A `-N` that is not the obsolete form (it needs a single operand) is GNU's digit option.
     if let Some(digit) = args.iter().skip(1).map(|a| os_bytes(a)).take_while(|a| *a != b"--").find_map(|a| match a {
         [b'-', d, ..] if d.is_ascii_digit() => Some(*d as char),
         _ => None,
     }) {
-        io.error(format!("option used in invalid context -- {}", digit));
-        return 1;
+        return Err(UError::new(1, format!("option used in invalid context -- {}", digit)));
     }
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
     let mut count = Count { bytes: false, from_start: false, n: 10 };
     let mut headers: Option<bool> = None;
     let mut delimiter = b'\n';
@@ -157,7 +151,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut retry = false;
     let mut sleep = Duration::from_secs(1);
     let mut files = Vec::new();
-    for p in parsed {
+    TAIL.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, value } => {
@@ -166,8 +160,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "c" | "n" => match parse_count(&value, id == "c") {
                         Ok(c) => count = c,
                         Err(message) => {
-                            io.error(message);
-                            return 1;
+                            return Err(UError::new(1, message));
                         }
                     },
                     "f" => mode = FollowMode::Descriptor,
@@ -176,9 +169,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                         Some(v) if "descriptor".starts_with(v) => mode = FollowMode::Descriptor,
                         Some(v) if "name".starts_with(v) => mode = FollowMode::Name,
                         _ => {
-                            io.error(format!("invalid argument {} for '--follow'\nValid arguments are:\n  - 'name'\n  - 'descriptor'", quote(&value)));
-                            io.try_help();
-                            return 1;
+                            return Err(UError::usage(1, format!("invalid argument {} for '--follow'\nValid arguments are:\n  - 'name'\n  - 'descriptor'", quote(&value))));
                         }
                     },
                     "F" => {
@@ -187,8 +178,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     }
                     "max-unchanged-stats" => {}
                     "pid" => {
-                        io.error("option not supported in the sandbox: --pid");
-                        return 1;
+                        return Err(UError::new(1, "option not supported in the sandbox: --pid"));
                     }
                     "q" => headers = Some(false),
                     "v" => headers = Some(true),
@@ -196,24 +186,16 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "s" => match value.to_str().and_then(|v| v.parse::<f64>().ok()).filter(|v| *v >= 0.0 && v.is_finite()) {
                         Some(secs) => sleep = Duration::from_secs_f64(secs),
                         None => {
-                            io.error(format!("invalid number of seconds: {}", quote(&value)));
-                            return 1;
+                            return Err(UError::new(1, format!("invalid number of seconds: {}", quote(&value))));
                         }
                     },
                     "z" => delimiter = 0,
-                    "help" => {
-                        let _ = io.out(HELP.as_bytes());
-                        return 0;
-                    }
-                    "version" => {
-                        let _ = io.out(common::version_text("tail").as_bytes());
-                        return 0;
-                    }
                     _ => {}
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
@@ -243,7 +225,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         if show_headers {
             let header = format!("{}==> {} <==\n", if first { "" } else { "\n" }, display);
             if let Err(e) = io.stdout.write_all(header.as_bytes()) {
-                return write_failed(io, &e);
+                return Err(UError::write(&e));
             }
         }
         first = false;
@@ -261,7 +243,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 io.error(format!("error reading {}: {}", quote(OsString::from(&display).as_os_str()), strerror(&e)));
                 status = 1;
             }
-            Err(Failure::Write(e)) => return write_failed(io, &e),
+            Err(Failure::Write(e)) => return Err(UError::write(&e)),
         }
         if mode != FollowMode::None {
             if let Some(f) = opened {
@@ -272,13 +254,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
     }
     if mode == FollowMode::None {
-        return status;
+        return Ok(status);
     }
     if let Err(e) = io.stdout.flush() {
-        return write_failed(io, &e);
+        return Err(UError::write(&e));
     }
     let settings = follow::Settings { by_name: mode == FollowMode::Name, retry, sleep, show_headers };
-    follow::follow(io, followed, settings, status)
+    Ok(follow::follow(io, followed, settings, status))
 }
 
 pub enum Failure {

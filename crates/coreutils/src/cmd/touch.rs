@@ -3,8 +3,9 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{self, Order};
+use common::args::Command;
 use common::fsops::{set_times, SetTime};
+use common::UError;
 use common::io::quote;
 use common::timefmt::{now, parse_date, parse_touch_stamp, split_ns};
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
@@ -19,9 +20,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::both("reference", 'r', "reference", HasArg::Required),
     OptSpec::short("stamp", 't', HasArg::Required),
     OptSpec::long("time", "time", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const TOUCH: Command = Command::new("touch", SPEC, HELP);
 
 const HELP: &str = "Usage: touch [OPTION]... FILE...
 Update the access and modification times of each FILE to the current time.
@@ -46,17 +47,13 @@ is supplied.
       --version     output version information and exit
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut access_only, mut modify_only, mut no_create, mut no_deref) = (false, false, false, false);
     let mut date: Option<String> = None;
     let mut stamp: Option<String> = None;
     let mut reference: Option<OsString> = None;
     let mut files = Vec::new();
-    for p in parsed {
+    TOUCH.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "access", .. } => access_only = true,
             Parsed::Opt { id: "modify", .. } => modify_only = true,
@@ -72,30 +69,27 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     io.error(format!("invalid argument {} for '--time'", quote(other.as_ref())));
                     let _ = writeln!(io.stderr, "Valid arguments are:\n  - 'atime', 'access', 'use'\n  - 'mtime', 'modify'");
                     io.try_help();
-                    return 1;
+                    return Err(UError::exit(1));
                 }
             },
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("touch").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
-        io.error("missing file operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing file operand"));
     }
     if stamp.is_some() && (date.is_some() || reference.is_some()) {
-        io.error("cannot specify times from more than one source");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "cannot specify times from more than one source"));
     }
     let current = now();
     let (mut atime, mut mtime) = (SetTime::Now, SetTime::Now);
@@ -108,8 +102,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 mtime = SetTime::At(s, sn);
             }
             Err(e) => {
-                io.error(format!("failed to get attributes of {}: {}", quote(r), strerror(&e)));
-                return 1;
+                return Err(UError::new(1, format!("failed to get attributes of {}: {}", quote(r), strerror(&e))));
             }
         }
     }
@@ -120,8 +113,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 mtime = SetTime::At(s, n);
             }
             None => {
-                io.error(format!("invalid date format {}", quote(d.as_ref())));
-                return 1;
+                return Err(UError::new(1, format!("invalid date format {}", quote(d.as_ref()))));
             }
         }
     }
@@ -132,8 +124,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 mtime = SetTime::At(s, n);
             }
             None => {
-                io.error(format!("invalid date format {}", quote(t.as_ref())));
-                return 1;
+                return Err(UError::new(1, format!("invalid date format {}", quote(t.as_ref()))));
             }
         }
     }
@@ -166,6 +157,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             status = 1;
         }
     }
-    status
+    Ok(status)
 }
 

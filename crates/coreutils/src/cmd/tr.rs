@@ -6,9 +6,9 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
+use common::UError;
 use common::io::quote;
-use common::write::write_failed;
 use common::Io;
 
 const SPEC: &[OptSpec] = &[
@@ -17,9 +17,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::both("d", 'd', "delete", HasArg::No),
     OptSpec::both("s", 's', "squeeze-repeats", HasArg::No),
     OptSpec::both("t", 't', "truncate-set1", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const TR: Command = Command::new("tr", SPEC, HELP);
 
 const HELP: &str = "Usage: tr [OPTION]... STRING1 [STRING2]
 Translate, squeeze, and/or delete characters from standard input,
@@ -214,20 +214,10 @@ fn complement(set: &[u8]) -> Vec<u8> {
     (0u8..=255).filter(|b| !member[*b as usize]).collect()
 }
 
-fn usage(io: &mut Io, message: String) -> i32 {
-    io.error(message);
-    io.try_help();
-    1
-}
-
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut comp, mut delete, mut squeeze, mut truncate) = (false, false, false, false);
     let mut sets: Vec<OsString> = Vec::new();
-    for p in parsed {
+    TR.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Operand(s) => sets.push(s),
             Parsed::Opt { id, .. } => match id {
@@ -235,40 +225,33 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 "d" => delete = true,
                 "s" => squeeze = true,
                 "t" => truncate = true,
-                "help" => {
-                    let _ = io.out(HELP.as_bytes());
-                    return 0;
-                }
-                "version" => {
-                    let _ = io.out(common::version_text("tr").as_bytes());
-                    return 0;
-                }
                 _ => {}
             },
         }
-    }
+        Ok(())
+    })?;
     let translating = !delete && sets.len() >= 2;
     let needed = if delete && squeeze || translating || (!delete && !squeeze) { 2 } else { 1 };
     if sets.is_empty() {
-        return usage(io, "missing operand".to_string());
+        return Err(UError::usage(1, "missing operand".to_string()));
     }
     if sets.len() < needed {
         let why = if delete && squeeze { "Two strings must be given when both deleting and squeezing repeats." } else { "Two strings must be given when translating." };
-        return usage(io, format!("missing operand after {}\n{}", quote(&sets[sets.len() - 1]), why));
+        return Err(UError::usage(1, format!("missing operand after {}\n{}", quote(&sets[sets.len() - 1]), why)));
     }
     if sets.len() > needed {
         let mut message = format!("extra operand {}", quote(&sets[needed]));
         if delete && !squeeze && needed == 1 {
             message.push_str("\nOnly one string may be given when deleting without squeezing repeats.");
         }
-        return usage(io, message);
+        return Err(UError::usage(1, message));
     }
     let items1 = match parse_set(os_bytes(&sets[0])) {
         Ok(i) => i,
-        Err(m) => return usage_plain(io, m),
+        Err(m) => return Err(UError::new(1, m)),
     };
     if items1.iter().any(|i| matches!(i, Item::Fill(_))) {
-        return usage_plain(io, "the [c*] repeat construct may not appear in string1".to_string());
+        return Err(UError::new(1, "the [c*] repeat construct may not appear in string1".to_string()));
     }
     let mut set1 = flatten(&items1);
     if comp {
@@ -277,18 +260,18 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let set2 = if sets.len() > 1 {
         let items2 = match parse_set(os_bytes(&sets[1])) {
             Ok(i) => i,
-            Err(m) => return usage_plain(io, m),
+            Err(m) => return Err(UError::new(1, m)),
         };
         if translating {
             if items2.iter().any(|i| matches!(i, Item::Class(n, _) if *n != "upper" && *n != "lower")) {
-                return usage_plain(io, "when translating, the only character classes that may appear in\nstring2 are 'upper' and 'lower'".to_string());
+                return Err(UError::new(1, "when translating, the only character classes that may appear in\nstring2 are 'upper' and 'lower'".to_string()));
             }
             if !case_classes_align(&items1, &items2) {
-                return usage_plain(io, "misaligned [:upper:] and/or [:lower:] construct".to_string());
+                return Err(UError::new(1, "misaligned [:upper:] and/or [:lower:] construct".to_string()));
             }
             match fill(&items2, set1.len()) {
                 Ok(s) => s,
-                Err(m) => return usage_plain(io, m),
+                Err(m) => return Err(UError::new(1, m)),
             }
         } else {
             flatten(&items2)
@@ -304,7 +287,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut squeezed = [false; 256];
     if translating {
         if set2.is_empty() && !set1.is_empty() && !truncate {
-            return usage_plain(io, "when not truncating set1, string2 must be non-empty".to_string());
+            return Err(UError::new(1, "when not truncating set1, string2 must be non-empty".to_string()));
         }
         let mut set2 = set2.clone();
         if !truncate {
@@ -335,18 +318,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
     }
     match transform(&mut *io.stdin, io.stdout, &table, &deleted, &squeezed) {
-        Ok(()) => 0,
-        Err(Failure::Write(e)) => write_failed(io, &e),
-        Err(Failure::Read(e)) => {
-            io.error(format!("read error: {}", common::strerror(&e)));
-            1
-        }
+        Ok(()) => Ok(0),
+        Err(Failure::Write(e)) => Err(UError::write(&e)),
+        Err(Failure::Read(e)) => Err(UError::new(1, format!("read error: {}", common::strerror(&e)))),
     }
-}
-
-fn usage_plain(io: &mut Io, message: String) -> i32 {
-    io.error(message);
-    1
 }
 
 /// Each [:upper:]/[:lower:] of SET2 must face a [:lower:]/[:upper:] of SET1.

@@ -3,7 +3,8 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{self, Order};
+use common::args::Command;
+use common::UError;
 use common::io::quote;
 use common::size::{parse_size, SizeError};
 use common::{strerror, HasArg, Io, OptSpec, Parsed};
@@ -13,9 +14,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("io-blocks", 'o', "io-blocks"),
     OptSpec::both("reference", 'r', "reference", HasArg::Required),
     OptSpec::both("size", 's', "size", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const TRUNCATE: Command = Command::new("truncate", SPEC, HELP);
 
 const HELP: &str = "Usage: truncate OPTION... FILE...
 Shrink or extend the size of each FILE to the specified size
@@ -54,21 +55,16 @@ enum Op {
     RoundUp,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut no_create = false;
     let mut size: Option<(Op, u64)> = None;
     let mut reference: Option<OsString> = None;
     let mut files = Vec::new();
-    for p in parsed {
+    TRUNCATE.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "no-create", .. } => no_create = true,
             Parsed::Opt { id: "io-blocks", .. } => {
-                io.error("option not supported in the sandbox: --io-blocks");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --io-blocks"));
             }
             Parsed::Opt { id: "reference", value } => reference = value,
             Parsed::Opt { id: "size", value } => {
@@ -76,54 +72,45 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 match parse_spec(&text) {
                     Ok(s) => size = Some(s),
                     Err(SizeError::TooLarge) => {
-                        io.error(format!("Invalid number: {}: Value too large for defined data type", quote(text.as_ref())));
-                        return 1;
+                        return Err(UError::new(1, format!("Invalid number: {}: Value too large for defined data type", quote(text.as_ref()))));
                     }
                     Err(SizeError::Invalid) => {
-                        io.error(format!("Invalid number: {}", quote(text.as_ref())));
-                        return 1;
+                        return Err(UError::new(1, format!("Invalid number: {}", quote(text.as_ref()))));
                     }
                 }
             }
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("truncate").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if size.is_none() && reference.is_none() {
-        io.error("you must specify either '--size' or '--reference'");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "you must specify either '--size' or '--reference'"));
     }
     if let (Some((op, _)), Some(_)) = (size, &reference) {
         if op == Op::Set {
-            io.error("you must specify a relative '--size' with '--reference'");
-            io.try_help();
-            return 1;
+            return Err(UError::usage(1, "you must specify a relative '--size' with '--reference'"));
         }
     }
     if files.is_empty() {
-        io.error("missing file operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing file operand"));
     }
     if let Some((Op::RoundDown | Op::RoundUp, 0)) = size {
-        io.error("division by zero");
-        return 1;
+        return Err(UError::new(1, "division by zero"));
     }
     let reference_size = match &reference {
         Some(r) => match common::fsext::metadata(Path::new(r), true) {
             Ok(m) => Some(m.size),
             Err(e) => {
-                io.error(format!("cannot stat {}: {}", quote(r), strerror(&e)));
-                return 1;
+                return Err(UError::new(1, format!("cannot stat {}: {}", quote(r), strerror(&e))));
             }
         },
         None => None,
@@ -163,7 +150,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             status = 1;
         }
     }
-    status
+    Ok(status)
 }
 
 fn parse_spec(text: &str) -> Result<(Op, u64), SizeError> {

@@ -8,10 +8,9 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{self, Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
-use common::write::write_failed;
-use common::{fsext, strerror, Io};
+use common::{fsext, strerror, Io, UError};
 use unicode_width::UnicodeWidthChar;
 
 const SPEC: &[OptSpec] = &[
@@ -21,9 +20,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("files0-from", "files0-from", HasArg::Required),
     OptSpec::flag("L", 'L', "max-line-length"),
     OptSpec::flag("w", 'w', "words"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const WC: Command = Command::new("wc", SPEC, HELP);
 
 const HELP: &str = "Usage: wc [OPTION]... [FILE]...
   or:  wc [OPTION]... --files0-from=F
@@ -71,15 +70,11 @@ impl Want {
     }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut want = Want::default();
     let mut files: Vec<OsString> = Vec::new();
     let mut files0: Option<OsString> = None;
-    for p in parsed {
+    WC.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, value } => match id {
@@ -89,18 +84,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 "w" => want.words = true,
                 "L" => want.max_width = true,
                 "files0-from" => files0 = value,
-                "help" => {
-                    let _ = io.out(HELP.as_bytes());
-                    return 0;
-                }
-                "version" => {
-                    let _ = io.out(common::version_text("wc").as_bytes());
-                    return 0;
-                }
                 _ => {}
             },
         }
-    }
+        Ok(())
+    })?;
     if want.how_many() == 0 {
         want = Want { lines: true, words: true, bytes: true, ..Want::default() };
     }
@@ -108,15 +96,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut named = true;
     if let Some(list) = files0 {
         if let Some(extra) = files.first() {
-            io.error(format!("extra operand {}\nfile operands cannot be combined with --files0-from", quote(extra)));
-            io.try_help();
-            return 1;
+            return Err(UError::usage(1, format!("extra operand {}\nfile operands cannot be combined with --files0-from", quote(extra))));
         }
         match read_names(&list, io) {
             Ok(names) => files = names,
             Err(e) => {
-                io.error(format!("cannot open {} for reading: {}", quote(&list), strerror(&e)));
-                return 1;
+                return Err(UError::new(1, format!("cannot open {} for reading: {}", quote(&list), strerror(&e))));
             }
         }
     } else if files.is_empty() {
@@ -149,15 +134,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         total.bytes += counts.bytes;
         total.max_width = total.max_width.max(counts.max_width);
         if let Err(e) = print(io, &counts, want, width, name.as_deref()) {
-            return write_failed(io, &e);
+            return Err(UError::write(&e));
         }
     }
     if files.len() > 1 {
         if let Err(e) = print(io, &total, want, width, Some("total")) {
-            return write_failed(io, &e);
+            return Err(UError::write(&e));
         }
     }
-    status
+    Ok(status)
 }
 
 fn read_names(list: &OsString, io: &mut Io) -> io::Result<Vec<OsString>> {
