@@ -95,6 +95,7 @@ pub struct Command<'a> {
     /// The name `--version` prints; empty: the name the command was called by.
     pub name: &'a str,
     pub spec: &'a [OptSpec],
+    /// What `--help` prints; `{name}` stands for the name the command was called by.
     pub help: &'a str,
     /// GNU's status for a usage error: 1 for most tools, 2 for cmp/diff/grep/sort.
     pub usage_status: i32,
@@ -118,7 +119,7 @@ impl<'a> Command<'a> {
         let parsed = parse_with(args, self.spec, true, self.order).map_err(|e| UError::usage(self.usage_status, e))?;
         for p in parsed {
             let text = match &p {
-                Parsed::Opt { id: "help", .. } => Some(self.help.to_string()),
+                Parsed::Opt { id: "help", .. } => Some(self.help.replace("{name}", &io.name)),
                 Parsed::Opt { id: "version", .. } => Some(crate::version_text(if self.name.is_empty() { &io.name } else { self.name })),
                 _ => None,
             };

@@ -4,11 +4,11 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{self, os_bytes, Order};
+use common::args::{Command, os_bytes};
 use common::io::quote;
 use common::modes::{mode_string, ModeChange};
 use common::targets::join;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{HasArg, Io, OptSpec, Parsed, UError, strerror};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("changes", 'c', "changes"),
@@ -19,9 +19,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("reference", "reference", HasArg::Required),
     OptSpec::long("no-preserve-root", "no-preserve-root", HasArg::No),
     OptSpec::long("preserve-root", "preserve-root", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const CHMOD: Command = Command::new("chmod", SPEC, HELP);
 
 const HELP: &str = "Usage: chmod [OPTION]... MODE[,MODE]... FILE...
   or:  chmod [OPTION]... OCTAL-MODE FILE...
@@ -61,7 +61,7 @@ fn looks_like_mode(arg: &[u8]) -> bool {
     arg.len() >= 2 && arg[0] == b'-' && arg[1..].iter().all(|b| b"rwxXstugoa=+-,01234567".contains(b))
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut rest = Vec::new();
     let mut mode_arg: Option<OsString> = None;
     let mut after_dashes = false;
@@ -75,15 +75,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
         rest.push(a.clone());
     }
-    let parsed = match args::parse(&rest, SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
     let mut o = Options { report: Report::Quiet, silent: false, recursive: false, umask: common::fsext::umask(None) };
     let mut reference = None;
     let mut preserve_root = false;
     let mut operands = Vec::new();
-    for p in parsed {
+    CHMOD.options_after_name(&rest, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "changes", .. } => o.report = Report::Changes,
             Parsed::Opt { id: "verbose", .. } => o.report = Report::Always,
@@ -94,57 +90,49 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "no-preserve-root", .. } => preserve_root = false,
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "version", .. } => {
                 let _ = io.out(common::version_text("chmod").as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(op) => operands.push(op),
         }
-    }
+        Ok(())
+    })?;
     let change = match reference {
         Some(r) => match common::fsext::metadata(Path::new(&r), true) {
             Ok(m) => match ModeChange::parse(&format!("{:o}", m.permissions())) {
                 Some(c) => c,
-                None => return 1,
+                None => return Ok(1),
             },
             Err(e) => {
-                io.error(format!("failed to get attributes of {}: {}", quote(&r), strerror(&e)));
-                return 1;
+                return Err(UError::new(1, format!("failed to get attributes of {}: {}", quote(&r), strerror(&e))));
             }
         },
         None => {
             let text = match mode_arg.or_else(|| if operands.is_empty() { None } else { Some(operands.remove(0)) }) {
                 Some(t) => t,
                 None => {
-                    io.error("missing operand");
-                    io.try_help();
-                    return 1;
+                    return Err(UError::usage(1, "missing operand"));
                 }
             };
             match ModeChange::parse(&text.to_string_lossy()) {
                 Some(c) => {
                     if operands.is_empty() {
-                        io.error(format!("missing operand after {}", quote(&text)));
-                        io.try_help();
-                        return 1;
+                        return Err(UError::usage(1, format!("missing operand after {}", quote(&text))));
                     }
                     c
                 }
                 None => {
-                    io.error(format!("invalid mode: {}", quote(&text)));
-                    io.try_help();
-                    return 1;
+                    return Err(UError::usage(1, format!("invalid mode: {}", quote(&text))));
                 }
             }
         }
     };
     if operands.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     let mut status = 0;
     for file in operands {
@@ -159,7 +147,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             status = 1;
         }
     }
-    status
+    Ok(status)
 }
 
 fn describe(mode: u32) -> String {

@@ -5,9 +5,9 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{self, os_bytes, HasArg, OptSpec, Order, Parsed};
+use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::open_input;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 use super::cmd_md5sum::{self as digest, Algo, Opts};
 
@@ -146,22 +146,18 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("strict", "strict", HasArg::No),
     OptSpec::flag("warn", 'w', "warn"),
     OptSpec::long("debug", "debug", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const CKSUM: Command = Command::new("", SPEC, HELP);
 
 const ALGORITHMS: &[&str] = &["bsd", "sysv", "crc", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "sm3"];
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut opts = Opts { algo: Algo::Crc, binary: false, tag: true, zero: false, check: false, quiet: false, status: false, strict: false, warn: false, ignore_missing: false, cksum_any_algo: true };
     let mut algo_given = false;
     let mut length = false;
     let mut files = Vec::new();
-    for p in parsed {
+    CKSUM.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "algorithm", value } => {
                 let text = value.unwrap_or_default().to_string_lossy().into_owned();
@@ -176,7 +172,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                         }
                         let _ = writeln_err(io, &list);
                         io.try_help();
-                        return 1;
+                        return Err(UError::exit(1));
                     }
                 };
                 opts.algo = match name {
@@ -190,8 +186,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "sha384" => Algo::Sha384,
                     "sha512" => Algo::Sha512,
                     other => {
-                        io.error(format!("option not supported in the sandbox: --algorithm={}", other));
-                        return 1;
+                        return Err(UError::new(1, format!("option not supported in the sandbox: --algorithm={}", other)));
                     }
                 };
                 algo_given = true;
@@ -209,32 +204,32 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "debug", .. } => {}
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {
                 let _ = io.out(common::version_text(&io.name).as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if length {
-        io.error("--length is only supported with --algorithm=blake2b");
-        return 1;
+        return Err(UError::new(1, "--length is only supported with --algorithm=blake2b"));
     }
     let legacy = matches!(opts.algo, Algo::Bsd | Algo::Sysv | Algo::Crc);
     if opts.check && legacy && algo_given {
-        return digest::usage(io, &format!("--check is not supported with --algorithm={{bsd,sysv,crc}}"));
+        return Ok(digest::usage(io, &format!("--check is not supported with --algorithm={{bsd,sysv,crc}}")));
     }
     if let Some(message) = digest::check_only_options(&opts) {
-        return digest::usage(io, &message);
+        return Ok(digest::usage(io, &message));
     }
     if legacy && !opts.check {
-        return run_legacy(io, opts.algo, &files, if opts.zero { 0 } else { b'\n' });
+        return Ok(run_legacy(io, opts.algo, &files, if opts.zero { 0 } else { b'\n' }));
     }
     // With -a, untagged check lines are accepted for that algorithm.
     opts.cksum_any_algo = !algo_given;
-    digest::run_files(io, &opts, files)
+    Ok(digest::run_files(io, &opts, files))
 }
 
 fn writeln_err(io: &mut Io, text: &str) -> io::Result<()> {

@@ -5,18 +5,17 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{self, Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("b", 'b', "bytes"),
     OptSpec::flag("s", 's', "spaces"),
     OptSpec::both("w", 'w', "width", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const FOLD: Command = Command::new("fold", SPEC, HELP);
 
 const HELP: &str = "Usage: fold [OPTION]... [FILE]...
 Wrap input lines in each FILE, writing to standard output.
@@ -49,17 +48,13 @@ fn expand_obsolete(args: &[OsString]) -> Vec<OsString> {
     out
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let expanded = expand_obsolete(&args[1..]);
-    let parsed = match args::parse(&expanded, SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
     let mut bytes = false;
     let mut spaces = false;
     let mut width = 80usize;
     let mut files = Vec::new();
-    for p in parsed {
+    FOLD.options_after_name(&expanded, io, &mut |_, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, value } => match id {
@@ -70,23 +65,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     match v.to_str().and_then(|s| s.parse::<usize>().ok()).filter(|n| *n > 0) {
                         Some(n) => width = n,
                         None => {
-                            io.error(format!("invalid number of columns: {}", quote(&v)));
-                            return 1;
+                            return Err(UError::new(1, format!("invalid number of columns: {}", quote(&v))));
                         }
                     }
-                }
-                "help" => {
-                    let _ = io.out(HELP.as_bytes());
-                    return 0;
-                }
-                "version" => {
-                    let _ = io.out(common::version_text("fold").as_bytes());
-                    return 0;
                 }
                 _ => {}
             },
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
@@ -109,11 +96,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
             Err(Failure::Write(e)) => {
                 drop(input);
-                return write_failed(io, &e);
+                return Err(UError::write(&e));
             }
         }
     }
-    status
+    Ok(status)
 }
 
 enum Failure {

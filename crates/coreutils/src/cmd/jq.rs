@@ -10,6 +10,8 @@ mod ast;
 mod builtins;
 #[path = "jq/collections.rs"]
 mod collections;
+#[path = "jq/control.rs"]
+mod control;
 #[path = "jq/input.rs"]
 mod input;
 #[path = "jq/interp.rs"]

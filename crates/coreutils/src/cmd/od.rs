@@ -8,9 +8,9 @@ mod format;
 use std::ffi::OsString;
 use std::io::{self, Read};
 
-use common::args::{self, HasArg, OptSpec, Order, Parsed};
+use common::args::{Command, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 use format::{parse_type, Spec};
 /// C's `%g`, also used by hexdump.
@@ -36,9 +36,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::short("o", 'o', HasArg::No),
     OptSpec::short("s", 's', HasArg::No),
     OptSpec::short("x", 'x', HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const OD: Command = Command::new("", SPEC, HELP);
 
 /// Parses a byte count the way GNU's xstrtoumax does for od: decimal, 0x hex or 0 octal,
 /// with an optional multiplier suffix (b=512, k/K=1024, kB=1000, KiB=1024, M, G, T, ...).
@@ -84,19 +84,15 @@ struct Options {
     big_endian: bool,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut opts = Options { radix: 'o', skip: 0, limit: None, specs: Vec::new(), verbose: false, width: 16, big_endian: cfg!(target_endian = "big") };
     let mut width_given = None;
     let mut files = Vec::new();
-    for p in parsed {
+    OD.options(&args, io, &mut |io, p| {
         let (id, value) = match p {
             Parsed::Operand(f) => {
                 files.push(f);
-                continue;
+                return Ok(());
             }
             Parsed::Opt { id, value } => (id, value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default()),
         };
@@ -115,14 +111,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         };
         if let Some(t) = traditional {
             opts.specs.extend(parse_type(t).unwrap_or_default());
-            continue;
+            return Ok(());
         }
         match id {
             "address-radix" => {
                 let c = value.chars().next().unwrap_or(' ');
                 if value.chars().count() != 1 || !"doxn".contains(c) {
-                    io.error(format!("invalid output address radix '{}'; it must be one character from [doxn]", value));
-                    return 1;
+                    return Err(UError::new(1, format!("invalid output address radix '{}'; it must be one character from [doxn]", value)));
                 }
                 opts.radix = c;
             }
@@ -130,15 +125,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 Some(n) if id == "skip-bytes" => opts.skip = n,
                 Some(n) => opts.limit = Some(n),
                 None => {
-                    io.error(format!("invalid {} argument {}", if id == "skip-bytes" { "--skip-bytes" } else { "--read-bytes" }, quote(&OsString::from(&value))));
-                    return 1;
+                    return Err(UError::new(1, format!("invalid {} argument {}", if id == "skip-bytes" { "--skip-bytes" } else { "--read-bytes" }, quote(&OsString::from(&value)))));
                 }
             },
             "format" => match parse_type(&value) {
                 Ok(specs) => opts.specs.extend(specs),
                 Err(message) => {
-                    io.error(message);
-                    return 1;
+                    return Err(UError::new(1, message));
                 }
             },
             "output-duplicates" => opts.verbose = true,
@@ -149,8 +142,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     match parse_count(&value) {
                         Some(w) if w > 0 && w < 1 << 20 => width_given = Some(w as usize),
                         _ => {
-                            io.error(format!("invalid -w argument {}", quote(&OsString::from(&value))));
-                            return 1;
+                            return Err(UError::new(1, format!("invalid -w argument {}", quote(&OsString::from(&value)))));
                         }
                     }
                 }
@@ -159,29 +151,22 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 "big" => opts.big_endian = true,
                 "little" => opts.big_endian = false,
                 _ => {
-                    io.error(format!("invalid argument {} for '--endian'\nValid arguments are:\n  - 'big'\n  - 'little'", quote(&OsString::from(&value))));
-                    io.try_help();
-                    return 1;
+                    return Err(UError::usage(1, format!("invalid argument {} for '--endian'\nValid arguments are:\n  - 'big'\n  - 'little'", quote(&OsString::from(&value)))));
                 }
             },
             "strings" => {
-                io.error("option not supported in the sandbox: --strings");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --strings"));
             }
             "traditional" => {
-                io.error("option not supported in the sandbox: --traditional");
-                return 1;
-            }
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
+                return Err(UError::new(1, "option not supported in the sandbox: --traditional"));
             }
             _ => {
                 let _ = io.out(common::version_text(&io.name).as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
         }
-    }
+        Ok(())
+    })?;
     if opts.specs.is_empty() {
         opts.specs = parse_type("o2").unwrap_or_default();
     }
@@ -200,7 +185,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    dump(io, &opts, &files)
+    Ok(dump(io, &opts, &files))
 }
 
 fn lcm(a: usize, b: usize) -> usize {

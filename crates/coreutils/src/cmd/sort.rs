@@ -8,10 +8,9 @@ use std::cmp::Ordering;
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{self, Command, os_bytes, HasArg, Order, OptSpec, Parsed};
 use common::io::{open_input, quote};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 #[path = "sort/compare.rs"]
 mod compare;
@@ -51,9 +50,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("parallel", "parallel", HasArg::Required),
     OptSpec::flag("u", 'u', "unique"),
     OptSpec::flag("z", 'z', "zero-terminated"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const SORT: Command = Command { usage_status: STATUS_TROUBLE, order: Order::Permute, ..Command::new("sort", SPEC, HELP) };
 
 const HELP: &str = "Usage: sort [OPTION]... [FILE]...
   or:  sort [OPTION]... --files0-from=F
@@ -177,12 +176,8 @@ fn take_obsolete_keys(args: &[OsString]) -> (Vec<OsString>, Vec<(usize, Key)>) {
     (out, found)
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (rest, obsolete) = take_obsolete_keys(&args[1..]);
-    let parsed = match args::parse(&rest, SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, STATUS_TROUBLE),
-    };
     let mut global = Key::whole_line();
     let mut keys: Vec<Key> = obsolete.into_iter().map(|(_, k)| k).collect();
     let mut files: Vec<OsString> = Vec::new();
@@ -195,11 +190,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut tab: Option<u8> = None;
     let mut random_source: Option<OsString> = None;
     let mut files0: Option<OsString> = None;
-    for p in parsed {
+    SORT.options_after_name(&rest, io, &mut |_, p| {
         let (id, value) = match p {
             Parsed::Operand(f) => {
                 files.push(f);
-                continue;
+                return Ok(());
             }
             Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
         };
@@ -220,9 +215,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "random" => b'R',
                     "version" => b'V',
                     _ => {
-                        io.error(format!("invalid argument {} for '--sort'\nValid arguments are:\n  - 'general-numeric'\n  - 'human-numeric'\n  - 'month'\n  - 'numeric'\n  - 'random'\n  - 'version'", quote(&value)));
-                        io.try_help();
-                        return STATUS_TROUBLE;
+                        return Err(UError::usage(STATUS_TROUBLE, format!("invalid argument {} for '--sort'\nValid arguments are:\n  - 'general-numeric'\n  - 'human-numeric'\n  - 'month'\n  - 'numeric'\n  - 'random'\n  - 'version'", quote(&value))));
                     }
                 };
                 global.set_option(letter, false);
@@ -234,28 +227,23 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 "" | "diagnose-first" => check = Check::Diagnose,
                 "quiet" | "silent" => check = Check::Quiet,
                 _ => {
-                    io.error(format!("invalid argument {} for '--check'\nValid arguments are:\n  - 'diagnose-first'\n  - 'quiet', 'silent'", quote(&value)));
-                    io.try_help();
-                    return STATUS_TROUBLE;
+                    return Err(UError::usage(STATUS_TROUBLE, format!("invalid argument {} for '--check'\nValid arguments are:\n  - 'diagnose-first'\n  - 'quiet', 'silent'", quote(&value))));
                 }
             },
             "compress-program" | "debug" => {
-                io.error(format!("option not supported in the sandbox: --{}", id));
-                return STATUS_TROUBLE;
+                return Err(UError::new(STATUS_TROUBLE, format!("option not supported in the sandbox: --{}", id)));
             }
             "files0-from" => files0 = Some(value),
             "k" => match keys::parse_keydef(&text) {
                 Ok(k) => keys.push(k),
                 Err(message) => {
-                    io.error(message);
-                    return STATUS_TROUBLE;
+                    return Err(UError::new(STATUS_TROUBLE, message));
                 }
             },
             "m" => merge = true,
             "o" => {
                 if output.as_ref().map_or(false, |o| *o != value) {
-                    io.error("multiple output files specified");
-                    return STATUS_TROUBLE;
+                    return Err(UError::new(STATUS_TROUBLE, "multiple output files specified"));
                 }
                 output = Some(value);
             }
@@ -265,35 +253,25 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 let bytes = os_bytes(&value);
                 let sep = match bytes {
                     [] => {
-                        io.error("empty tab");
-                        return STATUS_TROUBLE;
+                        return Err(UError::new(STATUS_TROUBLE, "empty tab"));
                     }
                     [c] => *c,
                     b"\\0" => 0,
                     _ => {
-                        io.error(format!("multi-character tab {}", quote(&value)));
-                        return STATUS_TROUBLE;
+                        return Err(UError::new(STATUS_TROUBLE, format!("multi-character tab {}", quote(&value))));
                     }
                 };
                 if tab.map_or(false, |t| t != sep) {
-                    io.error("incompatible tabs");
-                    return STATUS_TROUBLE;
+                    return Err(UError::new(STATUS_TROUBLE, "incompatible tabs"));
                 }
                 tab = Some(sep);
             }
             "u" => unique = true,
             "z" => delimiter = 0,
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("sort").as_bytes());
-                return 0;
-            }
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     for key in keys.iter_mut() {
         if key.has_no_ordering() && !key.reverse {
             key.inherit(&global);
@@ -305,20 +283,18 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     for key in &keys {
         if let Some(letters) = key.conflict() {
             io.error(format!("options '-{}' are incompatible", letters));
-            return STATUS_TROUBLE;
+            return Ok(STATUS_TROUBLE);
         }
     }
     if let Some(list) = files0 {
         if let Some(extra) = files.first() {
-            io.error(format!("extra operand {}\nfile operands cannot be combined with --files0-from", quote(extra)));
-            io.try_help();
-            return STATUS_TROUBLE;
+            return Err(UError::usage(STATUS_TROUBLE, format!("extra operand {}\nfile operands cannot be combined with --files0-from", quote(extra))));
         }
         match read_names(&list, io) {
             Ok(names) => files = names,
             Err(e) => {
                 io.error(format!("cannot open {} for reading: {}", quote(&list), strerror(&e)));
-                return STATUS_TROUBLE;
+                return Ok(STATUS_TROUBLE);
             }
         }
     }
@@ -334,31 +310,29 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             } else {
                 io.error(format!("open failed: {}: {}", source.to_string_lossy(), strerror(&e)));
             }
-            return STATUS_TROUBLE;
+            return Ok(STATUS_TROUBLE);
         }
     };
     let config = Config { keys, global, tab, stable, unique, delimiter, salt };
     if check != Check::No {
         if files.len() > 1 {
-            io.error(format!("extra operand {} not allowed with -c", quote(&files[1])));
-            io.try_help();
-            return STATUS_TROUBLE;
+            return Err(UError::usage(STATUS_TROUBLE, format!("extra operand {} not allowed with -c", quote(&files[1]))));
         }
-        return check_sorted(io, &files[0], &config, check == Check::Diagnose);
+        return Ok(check_sorted(io, &files[0], &config, check == Check::Diagnose));
     }
     let mut data = Vec::new();
     let mut starts = Vec::new();
     for file in &files {
         starts.push(data.len());
         if let Err(status) = read_input(io, file, delimiter, &mut data) {
-            return status;
+            return Ok(status);
         }
     }
     let lines = if merge { merge_lines(&data, &starts, &config) } else { sort_lines(&data, &config) };
     match output {
         None => match write_lines(io.stdout, &data, &lines, &config) {
-            Ok(()) => 0,
-            Err(e) => write_failed(io, &e),
+            Ok(()) => Ok(0),
+            Err(e) => Err(UError::write(&e)),
         },
         Some(path) => {
             let result = std::fs::File::create(&path).and_then(|f| {
@@ -367,11 +341,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 w.flush()
             });
             match result {
-                Ok(()) => 0,
-                Err(e) => {
-                    io.error(format!("open failed: {}: {}", path.to_string_lossy(), strerror(&e)));
-                    STATUS_TROUBLE
-                }
+                Ok(()) => Ok(0),
+                Err(e) => Err(UError::new(STATUS_TROUBLE, format!("open failed: {}: {}", path.to_string_lossy(), strerror(&e)))),
             }
         }
     }

@@ -6,10 +6,9 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, Write};
 
-use common::args::{self, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{self, Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
-use common::write::write_failed;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("c", 'c', "count"),
@@ -23,9 +22,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("u", 'u', "unique"),
     OptSpec::flag("z", 'z', "zero-terminated"),
     OptSpec::both("w", 'w', "check-chars", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const UNIQ: Command = Command::new("uniq", SPEC, HELP);
 
 const HELP: &str = "Usage: uniq [OPTION]... [INPUT [OUTPUT]]
 Filter adjacent matching lines from INPUT (or standard input),
@@ -149,19 +148,15 @@ fn parse_method(value: &OsString, option: &str, choices: &[(&str, Delimit)]) -> 
     }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let expanded = expand_obsolete(&args[1..]);
-    let parsed = match args::parse(&expanded, SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
     let mut c = Config { count: false, repeated: false, unique: false, all_repeated: None, group: None, skip_fields: 0, skip_chars: 0, check_chars: None, ignore_case: false, delimiter: b'\n' };
     let mut operands = Vec::new();
-    for p in parsed {
+    UNIQ.options_after_name(&expanded, io, &mut |_, p| {
         let (id, value) = match p {
             Parsed::Operand(f) => {
                 operands.push(f);
-                continue;
+                return Ok(());
             }
             Parsed::Opt { id, value } => (id, value),
         };
@@ -183,43 +178,27 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "i" => Ok(c.ignore_case = true),
             "u" => Ok(c.unique = true),
             "z" => Ok(c.delimiter = 0),
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("uniq").as_bytes());
-                return 0;
-            }
             _ => Ok(()),
         };
         if let Err(message) = result {
-            io.error(message);
-            io.try_help();
-            return 1;
+            return Err(UError::usage(1, message));
         }
-    }
+        Ok(())
+    })?;
     if operands.len() > 2 {
-        io.error(format!("extra operand {}", quote(&operands[2])));
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, format!("extra operand {}", quote(&operands[2]))));
     }
     if c.group.is_some() && (c.count || c.repeated || c.unique || c.all_repeated.is_some()) {
-        io.error("--group is mutually exclusive with -c/-d/-D/-u");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "--group is mutually exclusive with -c/-d/-D/-u"));
     }
     if c.count && c.all_repeated.is_some() {
-        io.error("printing all duplicated lines and repeat counts is meaningless");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "printing all duplicated lines and repeat counts is meaningless"));
     }
     let input_name = operands.first().cloned().unwrap_or_else(|| OsString::from("-"));
     let mut input = match open_input(&input_name, &mut *io.stdin) {
         Ok(i) => i,
         Err(e) => {
-            io.error(format!("{}: {}", input_name.to_string_lossy(), strerror(&e)));
-            return 1;
+            return Err(UError::new(1, format!("{}: {}", input_name.to_string_lossy(), strerror(&e))));
         }
     };
     let mut file_out;
@@ -230,8 +209,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 &mut file_out
             }
             Err(e) => {
-                io.error(format!("{}: {}", path.to_string_lossy(), strerror(&e)));
-                return 1;
+                return Err(UError::new(1, format!("{}: {}", path.to_string_lossy(), strerror(&e))));
             }
         },
         None => &mut *io.stdout,
@@ -239,12 +217,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let result = uniq(input.reader(), out, &c).and_then(|()| out.flush().map_err(Failure::Write));
     drop(input);
     match result {
-        Ok(()) => 0,
-        Err(Failure::Read(e)) => {
-            io.error(format!("{}: {}", input_name.to_string_lossy(), strerror(&e)));
-            1
-        }
-        Err(Failure::Write(e)) => write_failed(io, &e),
+        Ok(()) => Ok(0),
+        Err(Failure::Read(e)) => Err(UError::new(1, format!("{}: {}", input_name.to_string_lossy(), strerror(&e)))),
+        Err(Failure::Write(e)) => Err(UError::write(&e)),
     }
 }
 
