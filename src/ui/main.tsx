@@ -1,18 +1,10 @@
-// The playground page. window.airlock exposes the sandbox and the controller to the
-// browser tests (Playwright) and to curious users in DevTools.
+// The playground's entry: starts what the first prompt waits for (boot.ts), then loads the
+// page (page.tsx: React, the terminal, the panels), whose download and parsing no longer
+// delay the sandbox's.
 
-import { createRoot } from 'react-dom/client';
-import { App } from './app.js';
-import { PlaygroundController } from './playground/controller.js';
-import { exampleById, WELCOME } from './welcome/examples.js';
+import { pageWorkspace, prestart, prestartWorkspace } from './boot.js';
 import './styles.css';
 
-const params = new URLSearchParams(location.search);
-const workspace = params.get('ws') ?? 'default';
-// A new default workspace is the first visit: it starts with the welcome files. Other new
-// workspaces start empty, unless opened from the Examples menu (?example=ID).
-const example = exampleById(params.get('example')) ?? (workspace === 'default' ? WELCOME : undefined);
-const controller = new PlaygroundController({ workspace, persist: true, example });
-(window as unknown as { airlock: unknown }).airlock = { sandbox: controller.ready, controller };
-createRoot(document.getElementById('root') as HTMLElement).render(<App controller={controller} />);
-void controller.start();
+prestart();
+prestartWorkspace(pageWorkspace());
+void import('./page.js');

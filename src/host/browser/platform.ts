@@ -8,13 +8,19 @@ import { gatewayNetwork } from '../network/gateway-network.js';
 import { pageHeaders } from './page-token.js';
 import { BrowserPython, type PythonLoadProgress } from '../python/browser-python.js';
 
-interface Manifest {
-  modules: Array<{ name: string; file: string; commands: string[]; memoryMinPages: number; asyncifyBytes?: number }>;
+/** public/wasm/manifest.json: the tool modules, their commands and what their instances need. */
+export interface WasmManifest {
+  modules: Array<{ name: string; file: string; bytes: number; commands: string[]; memoryMinPages: number; asyncifyBytes?: number; /** Where the module is served, when not `file` under wasmBaseUrl. */ url?: string }>;
 }
 
 export interface BrowserPlatformOptions {
   /** Where manifest.json and the .wasm files are served (default: `${BASE_URL}wasm/`). */
   wasmBaseUrl?: string;
+  /**
+   * The manifest, when the page has it already (the playground builds it in, each module at
+   * a content-hashed URL): the downloads start without fetching manifest.json first.
+   */
+  wasmManifest?: WasmManifest;
   /** The Airlock server whose gateway carries network requests (default: this page's origin). */
   gatewayUrl?: string;
   /** Progress of module downloads, for loading bars: bytes done and total. */
@@ -38,16 +44,20 @@ const compiled = new Map<string, Promise<ModuleSpec[]>>();
 // Pyodide's files, like the tool modules, are loaded once per page.
 const pythons = new Map<string, BrowserPython>();
 
-async function loadModules(baseUrl: string, onProgress?: (loaded: number, total: number) => void): Promise<ModuleSpec[]> {
+async function fetchManifest(baseUrl: string): Promise<WasmManifest> {
   const manifestResponse = await fetch(new URL('manifest.json', baseUrl));
   if (!manifestResponse.ok) throw new Error(`airlock: cannot load ${manifestResponse.url}: HTTP ${manifestResponse.status}`);
-  const manifest = (await manifestResponse.json()) as Manifest & { modules: Array<{ bytes: number }> };
-  const total = manifest.modules.reduce((sum, m) => sum + (m as unknown as { bytes: number }).bytes, 0);
+  return (await manifestResponse.json()) as WasmManifest;
+}
+
+async function loadModules(baseUrl: string, given: WasmManifest | undefined, onProgress?: (loaded: number, total: number) => void): Promise<ModuleSpec[]> {
+  const manifest = given ?? (await fetchManifest(baseUrl));
+  const total = manifest.modules.reduce((sum, m) => sum + m.bytes, 0);
   let loaded = 0;
   return Promise.all(
     manifest.modules.map(async (entry) => {
-      const module = await WebAssembly.compileStreaming(fetch(new URL(entry.file, baseUrl)));
-      loaded += (entry as unknown as { bytes: number }).bytes;
+      const module = await WebAssembly.compileStreaming(fetch(new URL(entry.url ?? entry.file, baseUrl)));
+      loaded += entry.bytes;
       onProgress?.(loaded, total);
       return { name: entry.name, tools: entry.commands, module, memoryMinPages: entry.memoryMinPages, asyncifyBytes: entry.asyncifyBytes };
     }),
@@ -87,7 +97,7 @@ export function browserPlatform(createWorker: WorkerFactory, options: BrowserPla
     modules(): Promise<ModuleSpec[]> {
       let modules = compiled.get(baseUrl);
       if (modules === undefined) {
-        modules = loadModules(baseUrl, options.onProgress);
+        modules = loadModules(baseUrl, options.wasmManifest, options.onProgress);
         compiled.set(baseUrl, modules);
         modules.catch(() => compiled.delete(baseUrl));
       }

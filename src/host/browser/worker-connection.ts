@@ -9,9 +9,14 @@ import type { ConnectOptions, KernelConnection } from '../connection.js';
 /** Starts the worker; its name carries the settings it needs before the first message. */
 export type WorkerFactory = (name: string) => Worker;
 
+/** The name a kernel worker is started with: it carries the message size limit it enforces. */
+export function kernelWorkerName(messageBytes: number): string {
+  return `airlock-sandbox:${messageBytes}`;
+}
+
 export function connectWorker(createWorker: WorkerFactory, options: ConnectOptions): KernelConnection {
   installErrorTransfer();
-  const worker = createWorker(`airlock-sandbox:${options.messageBytes}`);
+  const worker = createWorker(kernelWorkerName(options.messageBytes));
   const listeners = new Set<(event: WorkerEvent) => void>();
   let terminated = false;
   let resolveDied: (reason: string) => void = () => undefined;

@@ -5,7 +5,6 @@
 
 import { Sandbox, serverExtensions, type ExtensionSpec, type PythonLoadProgress, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
 import { resolveExtensions } from '../../host/extensions/spec.js';
-import { browserPlatform } from '../../host/browser/platform.js';
 import { DEFAULT_LIMITS } from '../../protocol/limits.js';
 import { WorkspaceSaver } from '../../host/persistence/saver.js';
 import { WorkspaceStore } from '../../host/persistence/store.js';
@@ -19,6 +18,7 @@ import { downloadBytes, exportWorkspace, summarizeWorkspace, writeEntries } from
 import { bannerForRun, bannerForSaveError, type Banner, type BannerContent } from './banners.js';
 import { parseSettings, sandboxOptions, type PlaygroundSettings } from './settings.js';
 import { PageAudit } from '../panels/audit/page-audit.js';
+import { followProgress, loadWorkspace, prestart, takeWorkspace, wasmManifest } from '../boot.js';
 
 export type Phase = 'loading' | 'ready' | 'failed';
 export type Ownership = 'owner' | 'other-tab' | 'lost' | 'none';
@@ -147,14 +147,12 @@ export class PlaygroundController {
   // ---- start-up ------------------------------------------------------------------------------
 
   async start(): Promise<void> {
-    // Download and compile the tool modules while IndexedDB is read: the platform caches
-    // them per page, so Sandbox.create() below finds them ready. (modules() starts no worker.)
-    const noWorker = (): Worker => {
-      throw new Error('airlock: the module preload starts no worker');
-    };
-    browserPlatform(noWorker, { onProgress: (loaded, total) => this.update({ progress: { loaded, total } }) })
-      .modules()
-      .catch(() => undefined);
+    // While IndexedDB is read: download and compile the tool modules, start the kernel
+    // worker (for the default message size; other settings start their own) and ask the
+    // server for its extensions, so Sandbox.create() below finds them ready.
+    prestart();
+    followProgress((loaded, total) => this.update({ progress: { loaded, total } }));
+    this.hostedExtensions ??= serverExtensions({ sessionId: () => this.current?.sessionId });
     try {
       let state: SessionState | undefined;
       if (this.options.persist) {
@@ -187,8 +185,9 @@ export class PlaygroundController {
   }
 
   private async openStore(): Promise<Awaited<ReturnType<WorkspaceStore['load']>>> {
+    const early = takeWorkspace(this.options.workspace);
     try {
-      this.store = await WorkspaceStore.open();
+      this.store = await (early?.store ?? WorkspaceStore.open());
     } catch (error) {
       this.addBanner({ level: 'warning', kind: 'storage', title: 'This browser does not let the playground store files; nothing will be saved.', detail: error instanceof Error ? error.message : String(error) });
       this.update({ saveState: 'off' });
@@ -206,18 +205,18 @@ export class PlaygroundController {
         this.update({ saveState: 'saved' });
       },
     });
-    const loadStart = performance.now();
-    const loaded = await store.load(this.options.workspace);
-    // The IndexedDB read of the workspace, read by bench/playground.bench.ts.
-    performance.measure('airlock-workspace-load', { start: loadStart, end: performance.now() });
+    const loaded = await (early?.loaded ?? loadWorkspace(store, this.options.workspace));
     if (loaded !== undefined) {
       this.history = Array.isArray(loaded.values.history) ? (loaded.values.history as string[]) : [];
       const tabs = loaded.values.tabs as OpenTabs | undefined;
       this.update({ settings: parseSettings(loaded.values.settings), tabs: tabs !== undefined && Array.isArray(tabs.paths) ? tabs : this.view.tabs });
-      const snapshots = await store.listSnapshots(this.options.workspace);
-      this.update({ snapshots: snapshots.map(({ id, createdMs, label }) => ({ id, createdMs, label })) });
+      // The restore points are listed for the Sessions panel, not for the first prompt.
+      void store
+        .listSnapshots(this.options.workspace)
+        .then((snapshots) => this.update({ snapshots: snapshots.map(({ id, createdMs, label }) => ({ id, createdMs, label })) }))
+        .catch(() => undefined);
     }
-    await this.takeLock(false);
+    await this.takeLock(false, early?.lock);
     if (typeof addEventListener === 'function') {
       addEventListener('pagehide', () => void this.saver?.flush());
       // Leaving with edits not yet in the sandbox, or changes not yet stored: save what can
@@ -231,8 +230,8 @@ export class PlaygroundController {
     return loaded;
   }
 
-  private async takeLock(steal: boolean): Promise<void> {
-    const lock = await acquireWorkspaceLock(this.options.workspace, steal);
+  private async takeLock(steal: boolean, acquiring = acquireWorkspaceLock(this.options.workspace, steal)): Promise<void> {
+    const lock = await acquiring;
     this.lock = lock;
     if (lock === undefined) {
       this.saver?.setEnabled(false);
@@ -285,6 +284,7 @@ export class PlaygroundController {
     this.hostedExtensions ??= serverExtensions({ sessionId: () => this.current?.sessionId });
     const sandbox = await Sandbox.create({
       ...sandboxOptions(this.view.settings),
+      wasmManifest,
       state,
       // A terminal is one long session: `cmd &` keeps running while the person types the
       // next command, as in bash (the process limit still counts them).
