@@ -71,7 +71,9 @@ const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
 
 /** Starts a peer process (gateway-peers.ts) and waits for its JSON line. */
 async function startPeer<T>(args: string[]): Promise<{ ready: T; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./gateway-peers.ts', import.meta.url)), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // AIRLOCK_BENCH_PROFILE=DIR writes a CPU profile of each peer there (where a proxy's time goes).
+  const profile = process.env.AIRLOCK_BENCH_PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${process.env.AIRLOCK_BENCH_PROFILE}`];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', fileURLToPath(new URL('./gateway-peers.ts', import.meta.url)), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let buffered = '';
   const ready = await new Promise<T>((resolve, reject) => {

@@ -12,10 +12,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
 import { createSecureContext, rootCertificates, TLSSocket, type SecureContext, type TLSSocketOptions } from 'node:tls';
-import { Duplex, Transform, pipeline, type Readable } from 'node:stream';
-import { Agent, request as undiciRequest } from 'undici';
+import { Duplex, type Readable } from 'node:stream';
 import { canonicalHost } from '../../src/host/network/address.js';
-import { nodeResolver, pinnedLookup } from '../../src/host/network/node-network.js';
+import { nodeResolver } from '../../src/host/network/node-network.js';
 import { BODY_UNKNOWN, decide, type Decision, type NetworkPolicy } from '../../src/host/network/policy.js';
 import { REQUEST_HEADER_BYTES } from '../../src/host/network/request-headers.js';
 import { scrubStream } from '../../src/host/network/scrub-stream.js';
@@ -23,6 +22,7 @@ import { scrubText, secretHeaders, withSecrets } from '../../src/host/network/se
 import { createEphemeralCa } from './ca.js';
 import { relay } from './relay.js';
 import { readSni } from './sni.js';
+import { upstreamClient } from './upstream.js';
 
 export interface ProxyLimits {
   /** Largest request body (bytes). */
@@ -113,19 +113,6 @@ function answer(res: ServerResponse, status: number, message: string): void {
     return;
   }
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Airlock-Proxy': 'refused' }).end(`airlock egress proxy: ${message}\n`);
-}
-
-/** Passes at most `limit` bytes, then fails with a message naming the cap; `bytes()` tells how many passed. */
-function capped(limit: number, what: string): Transform & { bytes(): number } {
-  let seen = 0;
-  const stream = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      seen += chunk.length;
-      if (seen > limit) done(new Error(`${what} is larger than the proxy's ${limit} bytes`));
-      else done(null, chunk);
-    },
-  });
-  return Object.assign(stream, { bytes: () => Math.min(seen, limit) });
 }
 
 /**
@@ -219,20 +206,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
 
   // Upstream connections are kept per origin and checked address set: a connection is reused
   // only for the addresses it was pinned to.
-  const agents = new Map<string, Agent>();
-  const upstreamAgent = (url: URL, addresses: string[]): Agent => {
-    const key = `${url.origin} ${addresses.join(',')}`;
-    let agent = agents.get(key);
-    if (agent === undefined) {
-      agent = new Agent({
-        connect: { ...(addresses.length > 0 ? { lookup: pinnedLookup(addresses) } : {}), ...(trusted === undefined ? {} : { ca: trusted }) },
-        headersTimeout: limits.idleMs,
-        bodyTimeout: limits.idleMs,
-      });
-      agents.set(key, agent);
-    }
-    return agent;
-  };
+  const upstreams = upstreamClient({ ca: trusted, idleMs: limits.idleMs, totalMs: limits.totalMs, headBytes: limits.headerBytes });
 
   const report = (method: string, url: URL, decision: Decision, extra: Partial<ProxyDecision> = {}): void => {
     const exception = decision.allowed && decision.exception !== undefined ? { exception: decision.exception } : {};
@@ -273,30 +247,33 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push([name, req.rawHeaders[i + 1] as string]);
     }
     const sent = withSecrets(headers, secretHeaders(policy.secrets, url, { webSearch: policy.webSearch }));
-    const agent = upstreamAgent(url, decision.addresses);
     try {
-      const upstream = await undiciRequest(url, { method: method as 'GET', headers: sent.flat(), body: body.length > 0 ? body : undefined, dispatcher: agent, signal: AbortSignal.timeout(limits.totalMs) });
+      const upstream = await upstreams.request({ url, addresses: decision.addresses, method, headers: sent, body });
       const scrubbing = policy.secrets !== undefined && policy.secrets.length > 0;
       const out: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(upstream.headers)) {
-        if (value === undefined || HOP_BY_HOP.has(name)) continue;
-        out[name] = Array.isArray(value) ? value.map((v) => scrubText(policy.secrets, v)) : scrubText(policy.secrets, value);
+      let length: string | undefined;
+      for (const [rawName, value] of upstream.headers) {
+        const name = rawName.toLowerCase();
+        if (name === 'content-length') length = value;
+        if (HOP_BY_HOP.has(name)) continue;
+        const scrubbed = scrubText(policy.secrets, value);
+        const before = out[name];
+        out[name] = before === undefined ? scrubbed : Array.isArray(before) ? [...before, scrubbed] : [before, scrubbed];
       }
       // The length passes on where the body passes unchanged (no chunked framing for either side
       // to add and parse); scrubbing may change it, and then the body goes chunked.
-      const length = upstream.headers['content-length'];
-      if (!scrubbing && typeof length === 'string') out['content-length'] = length;
-      res.writeHead(upstream.statusCode, out);
+      if (!scrubbing && length !== undefined) out['content-length'] = length;
+      res.writeHead(upstream.status, out);
       // The scrubber (a pass through JS per chunk) only where there are secrets to scrub.
       const source: Readable = scrubbing ? upstream.body.pipe(scrubStream(policy.secrets)) : upstream.body;
       if (source !== upstream.body) upstream.body.once('error', (error: Error) => source.destroy(error));
       relay(source, res, limits.responseBytes, 'the response', ({ bytes, error }) => {
         if (error !== undefined) upstream.body.destroy();
-        report(method, url, decision, { status: upstream.statusCode, bytes, durationMs: Math.round(performance.now() - started), ...(error ? { reason: error.message } : {}) });
+        report(method, url, decision, { status: upstream.status, bytes, durationMs: Math.round(performance.now() - started), ...(error ? { reason: error.message } : {}) });
       });
     } catch (error) {
       const name = (error as Error).name;
-      const timedOut = name === 'TimeoutError' || name === 'HeadersTimeoutError' || name === 'BodyTimeoutError';
+      const timedOut = name === 'TimeoutError';
       report(method, url, decision, { reason: (error as Error).message, durationMs: Math.round(performance.now() - started) });
       answer(res, timedOut ? 504 : 502, timedOut ? `no answer from ${url.host} within the proxy's time limits (idle ${limits.idleMs} ms, total ${limits.totalMs} ms)` : `could not reach ${url.host}: ${(error as Error).message}`);
     }
@@ -445,8 +422,6 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
           upstream.destroy();
           client.destroy();
         }, limits.totalMs);
-        const down = capped(limits.responseBytes, 'the tunnelled response');
-        let reported = false;
         for (const socket of [client, upstream]) {
           socket.setTimeout(limits.idleMs, () => {
             upstream.destroy();
@@ -456,14 +431,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
             clearTimeout(total);
             upstream.destroy();
             client.destroy();
-            // Reported once the tunnel ends, with what it carried: the bytes the far side sent.
-            if (reported) return;
-            reported = true;
-            report('CONNECT', url, decision, { bytes: down.bytes(), durationMs: Math.round(performance.now() - started) });
           });
         }
-        pipeline(upstream, down, client, () => undefined);
-        pipeline(client, capped(limits.requestBytes, 'the tunnelled request'), upstream, () => undefined);
+        // Reported once the far side's bytes end, with how many there were.
+        relay(upstream, client, limits.responseBytes, 'the tunnelled response', ({ bytes }) => report('CONNECT', url, decision, { bytes, durationMs: Math.round(performance.now() - started) }));
+        relay(client, upstream, limits.requestBytes, 'the tunnelled request', () => undefined);
         client.resume();
       });
     };
@@ -487,7 +459,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     close: () =>
       new Promise((done) => {
         for (const socket of open) socket.destroy();
-        for (const agent of agents.values()) void agent.destroy();
+        upstreams.close();
         server.close(() => done());
       }),
   };

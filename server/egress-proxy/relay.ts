@@ -38,6 +38,7 @@ export function relay(source: Readable, sink: Writable, limit: number, what: str
     if (!sink.write(chunk)) source.pause();
   };
   const onDrain = (): void => void source.resume();
+  if (source.destroyed) return finish(source.errored ?? new Error(`${what} ended before it could be relayed`));
   source.on('data', onData);
   sink.on('drain', onDrain);
   source.once('end', () => sink.end(() => finish()));

@@ -1,0 +1,300 @@
+// The proxy's HTTP/1.1 client to upstreams: connections to the checked addresses only, kept
+// alive per origin and address set, one request at a time on each. The response body comes
+// out as a Readable whose chunks are the socket's own (Content-Length framing) or slices of
+// them (chunked), so relaying a MiB costs the proxy about what the tunnel's byte copy does.
+// Time limits: `idleMs` of silence from the upstream, `totalMs` for the whole exchange (head
+// and body); both end the exchange with a TimeoutError.
+
+import { isIP, connect as netConnect, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { pinnedLookup } from '../../src/host/network/node-network.js';
+import { ChunkedDecoder, parseResponseHead, UpstreamProtocolError, type ResponseHead } from './response-framing.js';
+
+export interface UpstreamRequest {
+  url: URL;
+  /** The addresses the policy checked for the host (empty for an address literal). */
+  addresses: string[];
+  method: string;
+  /** Headers to send, without Host, Content-Length and hop-by-hop ones. */
+  headers: Array<[string, string]>;
+  body: Buffer;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Array<[string, string]>;
+  /** The body: destroying it ends the exchange and drops the connection. */
+  body: Readable;
+}
+
+export interface UpstreamOptions {
+  /** CA certificates (PEM) trusted for upstream TLS, or undefined for the system's. */
+  ca: string[] | undefined;
+  idleMs: number;
+  totalMs: number;
+  /** Largest response head (and chunked trailers). */
+  headBytes: number;
+}
+
+/** The upstream was silent too long, or the exchange took longer than allowed. */
+export class UpstreamTimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const UNSAFE_VALUE = /[\r\n\0]/;
+/** How long an unused kept-alive connection waits for its next request (under Node's default server keep-alive of 5 s). */
+const KEEP_ALIVE_MS = 4000;
+/** Kept-alive connections per origin and address set. */
+const IDLE_PER_ORIGIN = 16;
+/** Methods retried once on a fresh connection when a kept-alive one turns out closed. */
+const RETRIED = new Set(['GET', 'HEAD', 'OPTIONS']);
+const HEAD_END = Buffer.from('\r\n\r\n');
+/**
+ * Upstream reads go into regions of buffers this large, in turn (Node's `onread`): a read takes
+ * whatever the socket holds, up to the rest of the buffer, rather than a fresh 64 KiB buffer
+ * each time. A region is never read into twice — chunks handed on may still be waiting to be
+ * written — so a full buffer is replaced, not reused; the old one goes when its chunks do.
+ */
+const READ_BUFFER_BYTES = 256 * 1024;
+/** A region smaller than this is not worth a read: the next read goes into a new buffer. */
+const READ_REGION_MIN = 64 * 1024;
+
+/** `onread` options that read into successive regions of large buffers; `onChunk` returns whether to read on. */
+function regionReads(onChunk: (chunk: Buffer) => boolean): { buffer: () => Buffer; callback: (bytes: number, region: Buffer) => boolean } {
+  let buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  let used = 0;
+  return {
+    buffer: () => {
+      if (buffer.length - used < READ_REGION_MIN) {
+        buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+        used = 0;
+      }
+      return buffer.subarray(used);
+    },
+    callback: (bytes, region) => {
+      used += bytes;
+      return onChunk(region.subarray(0, bytes));
+    },
+  };
+}
+
+function requestHead(request: UpstreamRequest): string {
+  let head = `${request.method} ${request.url.pathname}${request.url.search} HTTP/1.1\r\nHost: ${request.url.host}\r\n`;
+  for (const [name, value] of request.headers) {
+    // The client's headers passed Node's parser; injected ones come from configuration: both checked, as a line break would split the request.
+    if (!TOKEN.test(name) || UNSAFE_VALUE.test(value)) throw new TypeError(`the header ${JSON.stringify(name.slice(0, 100))} has a name or value that cannot be sent`);
+    head += `${name}: ${value}\r\n`;
+  }
+  if (request.body.length > 0 || request.method === 'POST' || request.method === 'PUT' || request.method === 'PATCH') head += `Content-Length: ${request.body.length}\r\n`;
+  return `${head}\r\n`;
+}
+
+export interface UpstreamClient {
+  request(request: UpstreamRequest): Promise<UpstreamResponse>;
+  close(): void;
+}
+
+export function upstreamClient(options: UpstreamOptions): UpstreamClient {
+  /** Kept-alive connections, each with the listener that drops it while it waits. */
+  const idle = new Map<string, Array<{ socket: Socket; drop: () => void }>>();
+  const all = new Set<Socket>();
+  /** Where each connection's bytes go now: the exchange it carries, or the handler that drops it while idle. */
+  const readers = new WeakMap<Socket, (chunk: Buffer) => void>();
+
+  const keyOf = (request: UpstreamRequest): string => `${request.url.origin} ${request.addresses.join(',')}`;
+
+  const open = (request: UpstreamRequest): Promise<Socket> =>
+    new Promise((resolve, reject) => {
+      const host = request.url.hostname.replace(/^\[(.*)\]$/, '$1');
+      const port = Number(request.url.port || (request.url.protocol === 'https:' ? 443 : 80));
+      const lookup = request.addresses.length > 0 ? { lookup: pinnedLookup(request.addresses) } : {};
+      const onread = regionReads((chunk) => {
+        readers.get(socket)?.(chunk);
+        return !socket.isPaused();
+      });
+      // (tls.connect passes `onread` on to its socket; @types/node does not list it.)
+      const tlsOptions: ConnectionOptions & { onread: typeof onread } = { host, port, ...lookup, onread, ...(isIP(host) === 0 ? { servername: host } : {}), ...(options.ca === undefined ? {} : { ca: options.ca }), ALPNProtocols: ['http/1.1'] };
+      const socket: Socket = request.url.protocol === 'https:' ? tlsConnect(tlsOptions) : netConnect({ host, port, ...lookup, onread });
+      all.add(socket);
+      socket.once('close', () => all.delete(socket));
+      socket.setNoDelay(true);
+      socket.setTimeout(options.idleMs, () => socket.destroy(new UpstreamTimeoutError(`no connection within ${options.idleMs} ms`)));
+      const ready = (): void => {
+        socket.off('error', reject);
+        socket.removeAllListeners('timeout');
+        resolve(socket);
+      };
+      socket.once(request.url.protocol === 'https:' ? 'secureConnect' : 'connect', ready);
+      socket.once('error', reject);
+    });
+
+  /** A kept-alive connection to this origin and address set, or undefined. */
+  const reuse = (key: string): Socket | undefined => {
+    const list = idle.get(key) ?? [];
+    for (let entry = list.pop(); entry !== undefined; entry = list.pop()) {
+      const { socket, drop } = entry;
+      readers.delete(socket);
+      socket.off('error', drop).off('end', drop).removeAllListeners('timeout');
+      if (!socket.destroyed && socket.writable) return socket;
+    }
+    return undefined;
+  };
+
+  const keep = (key: string, socket: Socket): void => {
+    const list = idle.get(key) ?? [];
+    if (list.length >= IDLE_PER_ORIGIN) return void socket.destroy();
+    const drop = (): void => {
+      const at = list.findIndex((entry) => entry.socket === socket);
+      if (at >= 0) list.splice(at, 1);
+      socket.destroy();
+    };
+    list.push({ socket, drop });
+    idle.set(key, list);
+    // An idle connection has nothing to say: bytes from it, an error or its end drop it.
+    readers.set(socket, drop);
+    socket.on('error', drop).on('end', drop);
+    socket.setTimeout(KEEP_ALIVE_MS, drop);
+    socket.resume();
+  };
+
+  /** One exchange on `socket`; rejects with `stale` set when a reused connection failed before any byte of the answer. */
+  const exchange = (socket: Socket, request: UpstreamRequest, head: string, key: string, reused: boolean): Promise<UpstreamResponse> =>
+    new Promise((resolve, reject) => {
+      let received = 0;
+      let response: ResponseHead | undefined;
+      let pending: Buffer = Buffer.alloc(0);
+      let body: Readable | undefined;
+      let chunked: ChunkedDecoder | undefined;
+      let left = 0;
+      let finished = false;
+      const total = setTimeout(() => fail(new UpstreamTimeoutError(`the exchange took longer than ${options.totalMs} ms`)), options.totalMs);
+
+      const cleanUp = (): void => {
+        clearTimeout(total);
+        readers.delete(socket);
+        socket.off('end', onEnd);
+        socket.off('error', fail);
+        socket.off('close', onClose);
+        socket.removeAllListeners('timeout');
+      };
+      function fail(error: Error): void {
+        if (finished) return;
+        finished = true;
+        cleanUp();
+        socket.destroy();
+        if (body !== undefined) body.destroy(error);
+        else reject(Object.assign(error, { stale: reused && received === 0 }));
+      }
+      const complete = (rest: Buffer): void => {
+        finished = true;
+        cleanUp();
+        (body as Readable).push(null);
+        // Bytes past the response's end were never asked for: the connection is not trusted again.
+        if (response?.reusable === true && rest.length === 0) keep(key, socket);
+        else socket.destroy();
+      };
+      const deliver = (chunk: Buffer): void => {
+        if (chunk.length > 0 && !(body as Readable).push(chunk)) socket.pause();
+      };
+      const onBody = (chunk: Buffer): void => {
+        const framing = (response as ResponseHead).framing;
+        if (framing === 'close') return deliver(chunk);
+        if (framing === 'length') {
+          const take = Math.min(left, chunk.length);
+          left -= take;
+          deliver(take === chunk.length ? chunk : chunk.subarray(0, take));
+          if (left === 0) complete(chunk.subarray(take));
+          return;
+        }
+        const decoder = chunked as ChunkedDecoder;
+        for (const piece of decoder.write(chunk)) deliver(piece);
+        if (decoder.done) complete(decoder.rest);
+      };
+      const onHead = (chunk: Buffer): void => {
+        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+        for (;;) {
+          const end = pending.indexOf(HEAD_END);
+          if ((end < 0 ? pending.length : end) > options.headBytes) throw new UpstreamProtocolError(`the response head is larger than the proxy's ${options.headBytes} bytes`);
+          if (end < 0) return;
+          const parsed = parseResponseHead(pending.toString('latin1', 0, end), request.method);
+          pending = pending.subarray(end + HEAD_END.length);
+          // Interim answers (100 Continue, 103 Early Hints) come before the real one.
+          if (parsed.status >= 100 && parsed.status < 200) {
+            if (parsed.status === 101) throw new UpstreamProtocolError('the upstream switched protocols, which the proxy does not relay');
+            continue;
+          }
+          response = parsed;
+          break;
+        }
+        const rest = pending;
+        pending = Buffer.alloc(0);
+        left = response.length;
+        if (response.framing === 'chunked') chunked = new ChunkedDecoder(options.headBytes);
+        body = new Readable({
+          read: () => void (finished ? undefined : socket.resume()),
+          destroy: (error, done) => {
+            if (!finished) {
+              finished = true;
+              cleanUp();
+              socket.destroy();
+            }
+            done(error);
+          },
+        });
+        // The consumer attaches its listeners a turn later; an error before then must not end the
+        // process (it finds the body destroyed, with `errored` telling why).
+        body.on('error', () => undefined);
+        resolve({ status: response.status, headers: response.headers, body });
+        if (response.framing === 'none' || (response.framing === 'length' && response.length === 0)) return complete(rest);
+        if (rest.length > 0) onBody(rest);
+      };
+      function onData(chunk: Buffer): void {
+        received += chunk.length;
+        try {
+          if (response === undefined) onHead(chunk);
+          else onBody(chunk);
+        } catch (error) {
+          fail(error as Error);
+        }
+      }
+      function onEnd(): void {
+        if (response?.framing === 'close' && body !== undefined) return complete(Buffer.alloc(0));
+        fail(new UpstreamProtocolError(response === undefined ? 'the upstream closed the connection before it answered' : 'the upstream closed the connection before the response ended'));
+      }
+      function onClose(): void {
+        fail(new UpstreamProtocolError('the connection to the upstream closed'));
+      }
+      readers.set(socket, onData);
+      socket.once('end', onEnd);
+      socket.on('error', fail);
+      socket.once('close', onClose);
+      socket.setTimeout(options.idleMs, () => fail(new UpstreamTimeoutError(`no answer for ${options.idleMs} ms`)));
+      socket.cork();
+      socket.write(head, 'latin1');
+      if (request.body.length > 0) socket.write(request.body);
+      socket.uncork();
+      socket.resume();
+    });
+
+  return {
+    async request(request) {
+      const key = keyOf(request);
+      const head = requestHead(request);
+      const kept = reuse(key);
+      if (kept !== undefined) {
+        try {
+          return await exchange(kept, request, head, key, true);
+        } catch (error) {
+          if (!((error as { stale?: boolean }).stale === true && RETRIED.has(request.method))) throw error;
+        }
+      }
+      return exchange(await open(request), request, head, key, false);
+    },
+    close() {
+      for (const socket of all) socket.destroy();
+      idle.clear();
+    },
+  };
+}
