@@ -130,6 +130,21 @@ describe('the upstream client', () => {
     expect(server.connections).toBe(0);
   });
 
+  it('passes a body larger than its read buffers on byte for byte, however it arrives', async () => {
+    const payload = Buffer.from(Array.from({ length: 700 * 1024 }, (_, i) => (i * 7919) % 251));
+    const { client: upstream, url } = await start((_i, socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${payload.length}\r\n\r\n`);
+      socket.write(payload.subarray(0, 1000));
+      setTimeout(() => socket.write(payload.subarray(1000, 400_000)), 5);
+      setTimeout(() => socket.write(payload.subarray(400_000)), 10);
+      return undefined;
+    });
+    const response = await upstream.request({ url: url('/'), addresses: ['127.0.0.1'], method: 'GET', headers: [], body: Buffer.alloc(0) });
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(payload)).toBe(true);
+  });
+
   it('fails a body cut short by the upstream instead of ending it cleanly', async () => {
     const { client: upstream, url } = await start((_i, socket) => {
       socket.end('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort');

@@ -188,6 +188,7 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
         else reject(Object.assign(error, { stale: reused && received === 0 }));
       }
       const complete = (rest: Buffer): void => {
+        flush();
         finished = true;
         cleanUp();
         (body as Readable).push(null);
@@ -195,8 +196,27 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
         if (response?.reusable === true && rest.length === 0) keep(key, socket);
         else socket.destroy();
       };
+      // Chunks read in one pass of the event loop go on as one where they sit side by side in a
+      // read buffer: a TLS socket hands each 16 KiB record over on its own, and each would be a
+      // write to the client (measured: about 12 chunks a push for a TLS upstream).
+      let held: Buffer | undefined;
+      const flush = (): void => {
+        const chunk = held;
+        held = undefined;
+        if (chunk !== undefined && !finished && !(body as Readable).push(chunk)) socket.pause();
+      };
       const deliver = (chunk: Buffer): void => {
-        if (chunk.length > 0 && !(body as Readable).push(chunk)) socket.pause();
+        if (chunk.length === 0) return;
+        if (held === undefined) {
+          held = chunk;
+          setImmediate(flush);
+        } else if (held.buffer === chunk.buffer && held.byteOffset + held.length === chunk.byteOffset) {
+          held = Buffer.from(held.buffer, held.byteOffset, held.length + chunk.length);
+        } else {
+          const before = held;
+          held = chunk;
+          if (!(body as Readable).push(before)) socket.pause();
+        }
       };
       const onBody = (chunk: Buffer): void => {
         const framing = (response as ResponseHead).framing;
