@@ -59,15 +59,24 @@ describe('Mirror', () => {
     expect(() => mirror.apply({ records: [file(11, new Uint8Array([1]), { size: 3 })], deleted: [], done: true })).toThrow(ProtocolError);
   });
 
-  it('pages large contents into fragments that rebuild the file', () => {
+  it('makes image parts once, until the records change; clones share them; large files go as fragments', () => {
     const mirror = new Mirror({ fsBytes: 1 << 20, fileCount: 100 });
     const data = new Uint8Array(5000).map((_, i) => i % 256);
-    mirror.apply({ records: [file(11, data), dir(10, [['f', 11]])], deleted: [], done: true });
-    const pages = [...mirror.pages(2000)];
-    const fragments = pages.flatMap((p) => p.records).filter((r) => r.ino === 11);
+    mirror.apply({ records: [file(11, data), file(12, new Uint8Array([1, 2, 3])), dir(10, [['f', 11], ['g', 12]])], deleted: [], done: true });
+    const parts = mirror.imageParts(2000);
+    expect(mirror.clone().imageParts(2000)).toBe(parts);
+    const fragments = parts.flatMap((p) => p.records ?? []);
     expect(fragments.length).toBeGreaterThan(1);
     const rebuilt = new Uint8Array(5000);
     for (const f of fragments) rebuilt.set(f.data as Uint8Array, f.dataOffset);
     expect(Buffer.from(rebuilt).equals(Buffer.from(data))).toBe(true);
+    const pages = parts.flatMap((p) => (p.page === undefined ? [] : [p.page]));
+    expect(pages.flatMap((p) => p.inodes.map((inode) => inode.ino))).toEqual([12, 10]);
+    expect(pages[0]?.contents).toEqual(new Uint8Array([1, 2, 3]));
+    const changed = mirror.clone();
+    changed.apply({ records: [], deleted: [11], done: true });
+    expect(changed.imageParts(2000)).toHaveLength(1);
+    expect(mirror.imageParts(2000)).toBe(parts);
   });
+
 });

@@ -6,6 +6,7 @@
 
 import { LimitError, ProtocolError } from '../protocol/errors.js';
 import type { ChangeBatch, InodeRecord } from '../protocol/records.js';
+import { imageParts, type ImagePart } from '../protocol/fs-image.js';
 
 const KINDS = new Set(['file', 'dir', 'symlink', 'chardev']);
 const NAME_MAX_BYTES = 255;
@@ -26,6 +27,8 @@ export class Mirror {
   private hostRecords = 0;
   /** A file whose fragments are still arriving in the current commit. */
   private partial: { record: InodeRecord; data: Uint8Array; received: number } | undefined;
+  /** The records as image parts (imageParts()), until they change; clones share them. */
+  private image: { budgetBytes: number; parts: ImagePart[] } | undefined;
 
   constructor(private readonly limits: MirrorLimits) {}
 
@@ -97,6 +100,7 @@ export class Mirror {
 
   private put(record: InodeRecord): void {
     this.remove(record.ino);
+    this.image = undefined;
     const stored: InodeRecord = record.kind === 'file' ? { ...record, data: record.data ?? new Uint8Array(0), dataOffset: 0 } : record;
     this.records.set(record.ino, stored);
     if (record.kind === 'file') this.bytes += stored.size ?? 0;
@@ -105,6 +109,7 @@ export class Mirror {
   private remove(ino: number): void {
     const previous = this.records.get(ino);
     if (previous === undefined) return;
+    this.image = undefined;
     this.records.delete(ino);
     if (previous.kind === 'file') this.bytes -= previous.size ?? 0;
   }
@@ -121,36 +126,18 @@ export class Mirror {
     copy.bytes = this.bytes;
     copy.hostBytes = this.hostBytes;
     copy.hostRecords = this.hostRecords;
+    copy.image = this.image;
     return copy;
   }
 
-  /** The records in pages of about `budgetBytes`; a large file goes in fragments of its own. */
-  *pages(budgetBytes: number): IterableIterator<{ records: InodeRecord[]; deleted: number[] }> {
-    const fragment = Math.max(1, Math.floor(budgetBytes / 2));
-    let page: InodeRecord[] = [];
-    let used = 0;
-    for (const record of this.records.values()) {
-      const data = record.kind === 'file' ? record.data ?? new Uint8Array(0) : undefined;
-      if (data !== undefined && data.length > fragment) {
-        if (page.length > 0) yield { records: page, deleted: [] };
-        page = [];
-        used = 0;
-        for (let offset = 0; offset < data.length; offset += fragment) {
-          // A copy, not a view: posting a view clones its whole buffer (the whole file) each time.
-          yield { records: [{ ...record, data: data.slice(offset, offset + fragment), dataOffset: offset }], deleted: [] };
-        }
-        continue;
-      }
-      const cost = 128 + (data?.length ?? 0) + (record.entries?.length ?? 0) * 32;
-      if (used + cost > budgetBytes && page.length > 0) {
-        yield { records: page, deleted: [] };
-        page = [];
-        used = 0;
-      }
-      page.push(record);
-      used += cost;
-    }
-    yield { records: page, deleted: [] };
+  /**
+   * The records as image parts of about `budgetBytes` (protocol/fs-image.ts): what a fork
+   * or a restart loads into the new worker. Kept until the records change, so forking the
+   * same state again builds nothing; the records are immutable, so they never go stale.
+   */
+  imageParts(budgetBytes: number): ImagePart[] {
+    if (this.image?.budgetBytes !== budgetBytes) this.image = { budgetBytes, parts: imageParts(this.records.values(), budgetBytes) };
+    return this.image.parts;
   }
 
   all(): IterableIterator<InodeRecord> {

@@ -125,7 +125,13 @@ export class Sandbox {
     return Math.max(1024, this.limits.messageBytes - MESSAGE_OVERHEAD);
   }
 
-  private async start(): Promise<void> {
+  /**
+   * Starts the worker; with `checkpoint`, loads it too (a fork or a restart). The image is
+   * sent behind init without waiting for its answer, so that costs one round trip: comlink
+   * calls each method as its message arrives, in order, and init has made the kernel by the
+   * time it returns.
+   */
+  private async start(checkpoint?: Checkpoint): Promise<void> {
     const connection = await this.platform.connect({ messageBytes: this.limits.messageBytes, sandboxMemoryBytes: this.limits.sandboxMemoryBytes, sandboxCpus: this.limits.sandboxCpus });
     this.connection = connection;
     connection.onEvent((event) => {
@@ -149,7 +155,7 @@ export class Sandbox {
     void connection.died.then((reason) => {
       if (this.connection === connection) this.brokenReason = reason;
     });
-    const { tools } = await connection.api.init({
+    const initialised = connection.api.init({
       protocolVersion: PROTOCOL_VERSION,
       modules: await this.platform.modules(),
       limits: this.limits,
@@ -162,7 +168,11 @@ export class Sandbox {
       packages: this.packages,
       keepBackgroundProcesses: this.options.keepBackgroundProcesses === true,
     });
-    this.tools = tools;
+    const loaded = checkpoint === undefined ? undefined : this.loadCheckpoint(checkpoint);
+    // When init fails, so does the image's load: init's error is the one to throw.
+    loaded?.catch(() => undefined);
+    this.tools = (await initialised).tools;
+    await loaded;
   }
 
   /** Replaces the worker with a fresh one holding `checkpoint` (the hard-kill recovery). */
@@ -170,16 +180,20 @@ export class Sandbox {
     this.audit.emit({ type: 'sandbox.worker_restarted', runId, reason });
     this.connection.terminate();
     this.brokenReason = undefined;
-    await this.start();
-    await this.loadCheckpoint(checkpoint);
+    await this.start(checkpoint);
   }
 
-  /** Replays `checkpoint` into the (freshly started) worker. */
+  /**
+   * Loads `checkpoint` into the (freshly started) worker: the mirror as image parts
+   * (protocol/fs-image.ts; one message for most sandboxes) and the shell's state with the
+   * last (the session shell starts from it at the next run).
+   */
   private async loadCheckpoint(checkpoint: Checkpoint): Promise<void> {
-    for (const page of checkpoint.mirror.pages(this.budget())) {
-      await this.connection.api.loadImage({ ...page, last: false });
+    const parts = checkpoint.mirror.imageParts(this.budget());
+    for (const [i, part] of parts.entries()) {
+      const last = i === parts.length - 1;
+      await this.connection.api.loadImage({ records: part.records ?? [], deleted: [], image: part.page, ...(last ? { shellState: checkpoint.shellState } : {}), last });
     }
-    await this.connection.api.loadImage({ records: [], deleted: [], shellState: checkpoint.shellState, last: true });
     this.checkpoint = { ...checkpoint, mirror: checkpoint.mirror.clone() };
   }
 
@@ -566,9 +580,9 @@ export class Sandbox {
     return this.exclusive(async () => {
       const Kind = this.constructor as new (platform: Platform, options: SandboxOptions) => Sandbox;
       const copy = new Kind(this.platform, { ...this.options, sessionId: undefined });
-      await copy.start();
+      // The worker is a warm spare; the checkpoint's image crosses in one message behind init.
+      await copy.start(this.checkpoint);
       copy.audit.created({ allowedTools: this.options.allowedTools, networkHosts: this.options.network?.allowedHosts, forkedFrom: this.sessionId, fromState: true, limits: copy.limits });
-      await copy.loadCheckpoint({ ...this.checkpoint, mirror: this.checkpoint.mirror.clone() });
       this.audit.emit({ type: 'sandbox.forked', child: copy.sessionId });
       return copy;
     });

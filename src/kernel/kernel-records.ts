@@ -4,6 +4,7 @@
 // fresh kernel boots and replays the host's records on top of the boot tree.
 
 import type { ChangeBatch, InodeRecord } from '../protocol/records.js';
+import type { ImagePage } from '../protocol/fs-image.js';
 import type { DeviceName, Inode } from './vfs/inode.js';
 import type { Vfs } from './vfs/vfs.js';
 
@@ -116,5 +117,35 @@ export function recordToInode(record: InodeRecord): Inode {
       return { ...base, kind: 'symlink', target: record.target ?? '' };
     case 'chardev':
       return { ...base, kind: 'chardev', device: (record.device ?? 'null') as DeviceName };
+  }
+}
+
+/**
+ * Loads a page of an image (protocol/fs-image.ts) into `vfs` (boot first). File contents
+ * stay views of the page's buffer, which is this worker's own (a message it received) and
+ * is never written as a whole: each file owns its range, a write past a file's end moves
+ * it to a buffer of its own (Vfs.writeAt), and a snapshot copies an inode before it
+ * changes (InodeTable.mutable), so the sharing is invisible to the sandbox. The buffer
+ * lives as long as any of its files still views it.
+ */
+export function loadImagePage(vfs: Vfs, page: ImagePage): void {
+  const { contents } = page;
+  const gen = vfs.table.gen;
+  for (const record of page.inodes) {
+    const { ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable } = record;
+    switch (record.kind) {
+      case 'file':
+        vfs.loadInode({ kind: 'file', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, data: contents.subarray(record.dataStart, record.dataStart + record.size), size: record.size });
+        break;
+      case 'dir':
+        vfs.loadInode({ kind: 'dir', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, entries: record.entries, parent: record.parent });
+        break;
+      case 'symlink':
+        vfs.loadInode({ kind: 'symlink', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, target: record.target });
+        break;
+      case 'chardev':
+        vfs.loadInode({ kind: 'chardev', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, device: record.device as DeviceName });
+        break;
+    }
   }
 }

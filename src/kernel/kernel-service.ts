@@ -17,6 +17,8 @@ import {
 } from '../protocol/messages.js';
 import type { ChangeBatch, InodeRecord, MountEntry } from '../protocol/records.js';
 import { Kernel } from './kernel.js';
+import { loadImagePage } from './kernel-records.js';
+import type { ImagePage } from '../protocol/fs-image.js';
 import type { ExternalProgram } from './sys/external-program.js';
 import type { ForeignWorkerFactory } from './abi/foreign/foreign-program.js';
 import type { NetHead } from '../protocol/network.js';
@@ -235,7 +237,8 @@ export class KernelService implements KernelApi {
     this.k.net.deliverBody(id, chunk, done);
   }
 
-  async loadImage(page: { records: InodeRecord[]; deleted: number[]; shellState?: Uint8Array; last: boolean }): Promise<void> {
+  async loadImage(page: { records: InodeRecord[]; deleted: number[]; image?: ImagePage; shellState?: Uint8Array; last: boolean }): Promise<void> {
+    if (page.image !== undefined) loadImagePage(this.k.vfs, page.image);
     this.k.loadImage(page);
   }
 }

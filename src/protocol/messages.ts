@@ -4,6 +4,7 @@
 
 import type { PackagePolicy, SandboxLimits } from './limits.js';
 import type { ChangeBatch, InodeRecord, MountEntry } from './records.js';
+import type { ImagePage } from './fs-image.js';
 import type { NetHead, NetRequest } from './network.js';
 import type { RefusalReport } from './audit/refusals.js';
 import type { PackageReport } from './audit/package-report.js';
@@ -146,9 +147,11 @@ export interface KernelApi {
   takeChanges(budgetBytes: number): Promise<ChangeBatch>;
   /**
    * Replays records of a saved session on top of the boot tree (several calls, each under
-   * the message limit), then `shellState` with the last page.
+   * the message limit), then `shellState` with the last page. A fork or restart sends the
+   * image as pages of inodes (`image`, protocol/fs-image.ts) and only a large file's
+   * fragments as records.
    */
-  loadImage(page: { records: InodeRecord[]; deleted: number[]; shellState?: Uint8Array; last: boolean }): Promise<void>;
+  loadImage(page: { records: InodeRecord[]; deleted: number[]; image?: ImagePage; shellState?: Uint8Array; last: boolean }): Promise<void>;
   /** The worker's own view of its realm's hardening (for diagnostics and tests). */
   selfCheck(): Promise<RealmReport>;
   /** The host's answer to a `net-request` event: the head, then the body in chunks. */

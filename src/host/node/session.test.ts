@@ -82,6 +82,22 @@ describe.skipIf(!shellBuilt)('the session shell', () => {
     await copy.destroy();
   });
 
+  it('forks a fork of 1,000 files and shell state, and none of the three sees the others\' writes', async () => {
+    const sandbox = await Sandbox.create({ wasmDir });
+    await sandbox.run('probe mkdir data && for ((i = 1; i <= 1000; i++)); do echo "file $i" > data/f$i; done; who=parent; cd data');
+    const child = await sandbox.fork();
+    const grandchild = await child.fork();
+    await sandbox.run('echo parent > f1; probe unlink f2; who=parent2');
+    await child.run('echo child > f1; echo child > f3; who=child');
+    await grandchild.run('echo grandchild > f1; probe unlink f3; echo > new; who=grandchild');
+    const look = 'set -- *; echo "$who $PWD $#"; for f in f1 f1000 f2 f3; do if [ -e $f ]; then read -r line < $f; echo "$line"; else echo missing; fi; done';
+    expect((await sandbox.run(look)).stdout).toBe('parent2 /home/user/data 999\nparent\nfile 1000\nmissing\nfile 3\n');
+    expect((await child.run(look)).stdout).toBe('child /home/user/data 1000\nchild\nfile 1000\nfile 2\nchild\n');
+    expect((await grandchild.run(look)).stdout).toBe('grandchild /home/user/data 1000\ngrandchild\nfile 1000\nfile 2\nmissing\n');
+    await Promise.all([sandbox, child, grandchild].map((s) => s.destroy()));
+  });
+
+
   it('commits the changes of a run whether they fit in its reply or need more pages', async () => {
     const sandbox = await Sandbox.create({ wasmDir, limits: { messageBytes: 256 * 1024 } });
     await sandbox.run('probe emit 10 > small.bin; probe emit 700000 > big.bin');

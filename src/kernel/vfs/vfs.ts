@@ -478,9 +478,12 @@ export class Vfs {
     }) as DeviceInode;
   }
 
-  /** Rebuilds an inode from a persisted record (used when restoring from the host). */
+  /**
+   * Rebuilds an inode from a persisted record (used when restoring from the host). An
+   * inode made for the current generation is taken as it is (a fork loads thousands).
+   */
   loadInode(inode: Inode): void {
-    const owned = { ...inode, gen: this.table.gen } as Inode;
+    const owned = inode.gen === this.table.gen ? inode : ({ ...inode, gen: this.table.gen } as Inode);
     this.table.reserveThrough(inode.ino);
     const previous = this.table.get(inode.ino);
     if (previous !== undefined && previous.writable) this.meter.removeInode(previous.kind === 'file' ? previous.size : 0);
