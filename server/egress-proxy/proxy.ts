@@ -12,7 +12,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
 import { createSecureContext, rootCertificates, TLSSocket, type SecureContext, type TLSSocketOptions } from 'node:tls';
-import { Duplex, type Readable } from 'node:stream';
+import { Duplex, Readable } from 'node:stream';
 import { canonicalHost } from '../../src/host/network/address.js';
 import { nodeResolver } from '../../src/host/network/node-network.js';
 import { BODY_UNKNOWN, decide, type Decision, type NetworkPolicy } from '../../src/host/network/policy.js';
@@ -21,6 +21,7 @@ import { scrubStream } from '../../src/host/network/scrub-stream.js';
 import { scrubText, secretHeaders, withSecrets } from '../../src/host/network/secrets.js';
 import { createEphemeralCa } from './ca.js';
 import { relay } from './relay.js';
+import { regionReads } from './read-regions.js';
 import { readSni } from './sni.js';
 import { upstreamClient } from './upstream.js';
 
@@ -410,9 +411,23 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       clearTimeout(idle);
       if ('error' in sni) return fail(sni.error);
       if (sni.name === undefined || canonicalHost(sni.name) !== target.host) return fail(`SNI ${sni.name ?? '(none)'} differs from the CONNECT target ${target.host}`);
-      const upstream = netConnect({ host: decision.addresses[0] ?? target.host, port: Number(target.port) });
+      // The far side's bytes, read in regions of large buffers (read-regions.ts), as a stream for relay().
+      const down = new Readable({
+        read: () => void upstream.resume(),
+        destroy: (error, done) => {
+          upstream.destroy();
+          done(error);
+        },
+      });
+      const onread = regionReads((chunk) => {
+        if (!down.push(chunk)) upstream.pause();
+        return !upstream.isPaused();
+      });
+      const upstream: Socket = netConnect({ host: decision.addresses[0] ?? target.host, port: Number(target.port), onread });
+      upstream.once('end', () => down.push(null));
       upstream.on('error', (error) => {
         report('CONNECT', url, decision, { reason: error.message });
+        down.destroy();
         client.destroy();
       });
       upstream.once('connect', () => {
@@ -434,7 +449,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
           });
         }
         // Reported once the far side's bytes end, with how many there were.
-        relay(upstream, client, limits.responseBytes, 'the tunnelled response', ({ bytes }) => report('CONNECT', url, decision, { bytes, durationMs: Math.round(performance.now() - started) }));
+        relay(down, client, limits.responseBytes, 'the tunnelled response', ({ bytes }) => report('CONNECT', url, decision, { bytes, durationMs: Math.round(performance.now() - started) }));
         relay(client, upstream, limits.requestBytes, 'the tunnelled request', () => undefined);
         client.resume();
       });

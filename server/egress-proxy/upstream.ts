@@ -9,6 +9,7 @@ import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { pinnedLookup } from '../../src/host/network/node-network.js';
+import { regionReads } from './read-regions.js';
 import { ChunkedDecoder, parseResponseHead, UpstreamProtocolError, type ResponseHead } from './response-framing.js';
 
 export interface UpstreamRequest {
@@ -51,34 +52,6 @@ const IDLE_PER_ORIGIN = 16;
 /** Methods retried once on a fresh connection when a kept-alive one turns out closed. */
 const RETRIED = new Set(['GET', 'HEAD', 'OPTIONS']);
 const HEAD_END = Buffer.from('\r\n\r\n');
-/**
- * Upstream reads go into regions of buffers this large, in turn (Node's `onread`): a read takes
- * whatever the socket holds, up to the rest of the buffer, rather than a fresh 64 KiB buffer
- * each time. A region is never read into twice — chunks handed on may still be waiting to be
- * written — so a full buffer is replaced, not reused; the old one goes when its chunks do.
- */
-const READ_BUFFER_BYTES = 256 * 1024;
-/** A region smaller than this is not worth a read: the next read goes into a new buffer. */
-const READ_REGION_MIN = 64 * 1024;
-
-/** `onread` options that read into successive regions of large buffers; `onChunk` returns whether to read on. */
-function regionReads(onChunk: (chunk: Buffer) => boolean): { buffer: () => Buffer; callback: (bytes: number, region: Buffer) => boolean } {
-  let buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
-  let used = 0;
-  return {
-    buffer: () => {
-      if (buffer.length - used < READ_REGION_MIN) {
-        buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
-        used = 0;
-      }
-      return buffer.subarray(used);
-    },
-    callback: (bytes, region) => {
-      used += bytes;
-      return onChunk(region.subarray(0, bytes));
-    },
-  };
-}
 
 function requestHead(request: UpstreamRequest): string {
   let head = `${request.method} ${request.url.pathname}${request.url.search} HTTP/1.1\r\nHost: ${request.url.host}\r\n`;
