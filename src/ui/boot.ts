@@ -4,7 +4,7 @@
 // saved workspace from IndexedDB. The controller takes them over when it creates the sandbox.
 
 import wasmManifest from 'virtual:airlock-wasm';
-import { Sandbox } from '../host/browser/index.js';
+import { Sandbox, serverExtensions, type ExtensionSpec } from '../host/browser/index.js';
 import { WorkspaceStore, type StoredWorkspace } from '../host/persistence/store.js';
 import { acquireWorkspaceLock, type WorkspaceLock } from './workspace/tab-lock.js';
 
@@ -15,11 +15,14 @@ type Progress = (loaded: number, total: number) => void;
 let started = false;
 let last: [number, number] | undefined;
 let sink: Progress | undefined;
+let extensions: Promise<ExtensionSpec[]> | undefined;
+let extensionSession: () => string | undefined = () => undefined;
 
-/** Starts the downloads and the worker, once per page. */
+/** Starts the downloads, the worker and the request for the server's extensions, once per page. */
 export function prestart(): void {
   if (started) return;
   started = true;
+  void hostedExtensions();
   Sandbox.prestart({
     wasmManifest,
     onProgress: (loaded, total) => {
@@ -27,6 +30,16 @@ export function prestart(): void {
       sink?.(loaded, total);
     },
   });
+}
+
+/**
+ * The extensions the page's server hosts, asked for once per page; `sessionId` (the
+ * sandbox's, once there is one) names the calls in the server's audit events.
+ */
+export function hostedExtensions(sessionId?: () => string | undefined): Promise<ExtensionSpec[]> {
+  if (sessionId !== undefined) extensionSession = sessionId;
+  extensions ??= serverExtensions({ sessionId: () => extensionSession() });
+  return extensions;
 }
 
 /** Where the downloads' progress goes from now on (what was reported so far first). */

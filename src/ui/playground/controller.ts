@@ -3,7 +3,7 @@
 // lock, snapshots, and the banners. Components read its `view` through useSyncExternalStore
 // and call its methods.
 
-import { Sandbox, serverExtensions, type ExtensionSpec, type PythonLoadProgress, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
+import { Sandbox, type ExtensionSpec, type PythonLoadProgress, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
 import { resolveExtensions } from '../../host/extensions/spec.js';
 import { DEFAULT_LIMITS } from '../../protocol/limits.js';
 import { WorkspaceSaver } from '../../host/persistence/saver.js';
@@ -18,7 +18,7 @@ import { downloadBytes, exportWorkspace, summarizeWorkspace, writeEntries } from
 import { bannerForRun, bannerForSaveError, type Banner, type BannerContent } from './banners.js';
 import { parseSettings, sandboxOptions, type PlaygroundSettings } from './settings.js';
 import { PageAudit } from '../panels/audit/page-audit.js';
-import { followProgress, loadWorkspace, prestart, takeWorkspace, wasmManifest } from '../boot.js';
+import { followProgress, hostedExtensions, loadWorkspace, prestart, takeWorkspace, wasmManifest } from '../boot.js';
 
 export type Phase = 'loading' | 'ready' | 'failed';
 export type Ownership = 'owner' | 'other-tab' | 'lost' | 'none';
@@ -149,10 +149,11 @@ export class PlaygroundController {
   async start(): Promise<void> {
     // While IndexedDB is read: download and compile the tool modules, start the kernel
     // worker (for the default message size; other settings start their own) and ask the
-    // server for its extensions, so Sandbox.create() below finds them ready.
+    // server for its extensions, so Sandbox.create() below finds them ready (the
+    // playground's entry has started all of it already).
     prestart();
     followProgress((loaded, total) => this.update({ progress: { loaded, total } }));
-    this.hostedExtensions ??= serverExtensions({ sessionId: () => this.current?.sessionId });
+    this.hostedExtensions ??= hostedExtensions(() => this.current?.sessionId);
     try {
       let state: SessionState | undefined;
       if (this.options.persist) {
@@ -281,7 +282,7 @@ export class PlaygroundController {
   }
 
   private async createSandbox(state: SessionState | undefined): Promise<void> {
-    this.hostedExtensions ??= serverExtensions({ sessionId: () => this.current?.sessionId });
+    this.hostedExtensions ??= hostedExtensions(() => this.current?.sessionId);
     const sandbox = await Sandbox.create({
       ...sandboxOptions(this.view.settings),
       wasmManifest,
