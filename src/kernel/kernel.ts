@@ -208,11 +208,24 @@ export class Kernel implements SyscallKernel {
   /**
    * The imports of a wasm instance: its memory, WASI preview1 and the `airlock` module,
    * acting for the process bind() gives them (the instance may be made before it has one).
+   * They are made once per memory and reused with it (abi/wasm/memory-pool.ts): building
+   * ~100 closures per process was half of what a spawn allocated (~55 of 104 KiB), and so
+   * of the young-generation collections in the tail of spawn latency. A memory, and so its
+   * imports, goes back to the pool only once its process has ended; the imports keep
+   * nothing of that process but the binding, which is dropped here before an instance of
+   * another process is made with them.
    */
-  private buildImports(memory: WebAssembly.Memory, runner: AsyncifyRunner): ProcessImports {
+  private buildImports(memory: WebAssembly.Memory): ProcessImports {
+    const reused = this.importSets.get(memory);
+    if (reused !== undefined) {
+      reused.gate.unbind();
+      return reused.imports;
+    }
+    const runner = new AsyncifyRunner();
     const gate = new SyscallGate(this.scheduler, runner);
     const view = new ProcessMemory(memory);
-    return {
+    const imports: ProcessImports = {
+      runner,
       imports: {
         env: { memory },
         wasi_snapshot_preview1: createWasiImports(view, gate),
@@ -223,7 +236,12 @@ export class Kernel implements SyscallKernel {
         gate.bind(new Syscalls(this, process));
       },
     };
+    this.importSets.set(memory, { gate, imports });
+    return imports;
   }
+
+  /** buildImports()'s import sets, by the memory they act on (they go when it goes). */
+  private readonly importSets = new WeakMap<WebAssembly.Memory, { gate: SyscallGate; imports: ProcessImports }>();
 
   // ---- what the syscall core needs (sys/spawn.ts, sys/syscalls.ts) ------------------------
 

@@ -47,8 +47,9 @@ function timesOf(atim: bigint, mtim: bigint, flags: number): [TimeSpec, TimeSpec
 export function createWasiImports(memory: ProcessMemory, gate: SyscallGate): Record<string, (...args: never[]) => number> {
   const path = (ptr: number, length: number): string => memory.readString(ptr, length);
 
-  // argv and the environment are asked for twice (sizes, then contents): encoded once.
-  const encodings = new Map<string[], Uint8Array[]>();
+  // argv and the environment are asked for twice (sizes, then contents): encoded once. Weak:
+  // the imports serve one process after another (kernel.ts, buildImports).
+  const encodings = new WeakMap<string[], Uint8Array[]>();
   const encoded = (items: string[]): Uint8Array[] => {
     let bytes = encodings.get(items);
     if (bytes === undefined) encodings.set(items, (bytes = items.map(encodePathString)));

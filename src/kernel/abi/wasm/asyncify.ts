@@ -102,6 +102,11 @@ export class AsyncifyRunner {
    * asyncify saves stacks into.
    */
   attach(exports: AsyncifyExports, memory: WebAssembly.Memory, dataPtr: number, size: number): void {
+    // A runner serves one instance after another (the imports it wraps are reused with
+    // their memory): nothing of the last one's suspension is left.
+    this.pending = undefined;
+    this.rewinding = false;
+    this.resumeValue = 0;
     this.exports = exports;
     this.dataPtr = dataPtr;
     this.dataBytes = size;

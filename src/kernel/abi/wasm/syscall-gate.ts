@@ -38,6 +38,11 @@ export class SyscallGate {
     this.bound = sys;
   }
 
+  /** Forgets the process (its instance has ended; the imports will serve another one). */
+  unbind(): void {
+    this.bound = undefined;
+  }
+
   /** The syscall core of the process the imports act for. */
   get sys(): Syscalls {
     if (this.bound === undefined) throw new Error('a system call was made before the instance became a process');

@@ -21,15 +21,19 @@ export const DEFAULT_ASYNCIFY_BYTES = 256 * 1024;
 /** Instances a program keeps made ahead once it has run. */
 const SPARES = 2;
 
-/** An instance's imports, acting for the process bind() gives them. */
+/** An instance's imports, acting for the process bind() gives them, and its asyncify runner. */
 export interface ProcessImports {
   imports: WebAssembly.Imports;
+  runner: AsyncifyRunner;
   bind(process: Process): void;
 }
 
-/** What the kernel gives every wasm process: its imports, and memories to reuse. */
+/**
+ * What the kernel gives every wasm process: its imports (the same ones again for a memory
+ * whose process has ended), and memories to reuse.
+ */
 export interface WasmRuntime {
-  imports(memory: WebAssembly.Memory, runner: AsyncifyRunner): ProcessImports;
+  imports(memory: WebAssembly.Memory): ProcessImports;
   readonly memories: MemoryPool;
 }
 
@@ -98,8 +102,7 @@ export class WasmProgram implements Program {
   private prepare(maxPages: number): Spare {
     const memory = this.runtime.memories.take(this.memoryMinPages, maxPages);
     try {
-      const runner = new AsyncifyRunner();
-      const { imports, bind } = this.runtime.imports(memory, runner);
+      const { imports, bind, runner } = this.runtime.imports(memory);
       const exports = new WebAssembly.Instance(this.module, imports).exports as unknown as ProgramExports;
       return { memory, maxPages, runner, exports, bind };
     } catch (error) {
