@@ -53,7 +53,7 @@ function inlinePython(): ExternalProgram {
     return create;
   };
   return createInlinePythonProgram({
-    create: async (settings) => (await loadCreate())(settings),
+    load: loadCreate,
     assets: async () => {
       const { module, stdlib, snapshot } = await pythonAssets.get();
       return { module, stdlib, snapshot };

@@ -57,9 +57,6 @@ it('has at least 30 attempts', () => {
   expect(ESCAPE_ATTEMPTS.length).toBeGreaterThanOrEqual(30);
 });
 
-/** Attempts run in one inline-mode sandbox before a fresh one (see the loop below). */
-const INLINE_ATTEMPTS_PER_SANDBOX = 15;
-
 // Worker mode (Python in a worker_thread of the child) and inline mode (Pyodide in the
 // kernel's own realm, as pages without SharedArrayBuffer run it).
 for (const pythonMode of ['worker', 'inline'] as const) {
@@ -74,17 +71,8 @@ for (const pythonMode of ['worker', 'inline'] as const) {
       await sandbox?.destroy();
     });
 
-    for (const [index, attempt] of ESCAPE_ATTEMPTS.entries()) {
+    for (const attempt of ESCAPE_ATTEMPTS) {
       it(`blocks: ${attempt.name}`, async () => {
-        // Inline interpreters live in the kernel child's realm and their memory is not given
-        // back (docs/python.md, inline mode): some forty of them reach the sandbox's memory
-        // ceiling, which ends that run and restores the sandbox. A fresh sandbox every 15
-        // attempts (two interpreters each) keeps this suite about the walls, as the browser
-        // suite does.
-        if (pythonMode === 'inline' && index > 0 && index % INLINE_ATTEMPTS_PER_SANDBOX === 0) {
-          await sandbox.destroy();
-          sandbox = await Sandbox.create({ pythonMode });
-        }
         const canary = join(dir, attempt.name.replace(/[^a-z0-9]+/gi, '-'));
         const code = attempt.code.replaceAll('CANARY', canary).replaceAll('PORT', String(port)).replaceAll('UNIXPATH', unixPath);
         const result = await sandbox.run(['python3', '-c', code], { timeoutMs: 120_000 });

@@ -104,4 +104,20 @@ except OSError as e:
   it('ends a sleeping interpreter at the deadline with 124', async () => {
     expect((await run(['python3', '-c', 'import time; time.sleep(100)'], { timeoutMs: 3000 })).code).toBe(124);
   });
+
+  // Each inline interpreter used to keep ~45 MiB of the child for good (Pyodide's
+  // MessagePort held its Module: pyodide-boot.ts, withoutMessageChannel), so some forty
+  // reached the sandbox's 2 GiB ceiling (errorClass 'limit'). 60 interpreters of ~50 MiB
+  // each (20 MB of it a bytearray) would need ~3 GiB if any were kept.
+  it('gives every interpreter back: 60 in one sandbox stay under its 2 GiB memory ceiling', { timeout: 1_200_000 }, async () => {
+    const own = await Sandbox.create({ pythonMode: 'inline' });
+    try {
+      for (let i = 0; i < 60; i++) {
+        const result = await own.run(['python3', '-c', 'x = bytearray(20_000_000); print(len(x))'], { timeoutMs: 120_000 });
+        expect({ i, out: result.stdout, errorClass: result.errorClass, code: result.exitCode }).toEqual({ i, out: '20000000\n', errorClass: null, code: 0 });
+      }
+    } finally {
+      await own.destroy();
+    }
+  });
 });

@@ -18,9 +18,12 @@
 // No Node-only imports: the browser's kernel worker calls this as well as Node.
 //
 // Use:
-//   createInlinePythonProgram({ create, assets }): ExternalProgram
-//     create: the default export of Pyodide's pyodide.asm.mjs (createPyodideModule), loaded
-//       by the caller (it is a module script of the pinned Pyodide, 314.0.7).
+//   createInlinePythonProgram({ load, assets }): ExternalProgram
+//     load(): resolves with the default export of Pyodide's pyodide.asm.mjs
+//       (createPyodideModule), loaded by the caller (a module script of the pinned Pyodide,
+//       314.0.7). Called on the first `python3` and again only after a failure. The factory
+//       itself, not a wrapper that awaits it, is what each boot calls: its synchronous part
+//       must run inside bootPyodide (which keeps it from leaving a MessagePort behind).
 //     assets(): resolves with { module, stdlib, snapshot? } — pyodide.asm.wasm compiled to a
 //       WebAssembly.Module, the bytes of python_stdlib.zip and optionally a memory snapshot
 //       of the same build. Called once, on the first `python3`; the result is kept.
@@ -40,8 +43,8 @@ import { asPythonError, safeIsatty, serveSyscallInline, writeError } from './sys
 import { bootWithFallback, runPythonProcess } from './worker-runtime.js';
 
 export interface InlinePythonOptions {
-  /** Pyodide's createPyodideModule (default export of pyodide.asm.mjs). */
-  create: CreatePyodideModule;
+  /** Loads Pyodide's createPyodideModule (default export of pyodide.asm.mjs). */
+  load: () => Promise<CreatePyodideModule>;
   /** The compiled Module, stdlib bytes and optional snapshot; called once, on first use. */
   assets: () => Promise<PyodideAssets>;
 }
@@ -51,6 +54,7 @@ const SIGINT = 2;
 /** Builds the inline `python3` program (see the top of this file). */
 export function createInlinePythonProgram(options: InlinePythonOptions): ExternalProgram {
   let assets: Promise<PyodideAssets> | undefined;
+  let create: Promise<CreatePyodideModule> | undefined;
   return {
     name: 'python',
     async run(process: Process, sys: Syscalls): Promise<number> {
@@ -59,10 +63,12 @@ export function createInlinePythonProgram(options: InlinePythonOptions): Externa
       let booted: Awaited<ReturnType<typeof bootWithFallback>>;
       try {
         assets ??= options.assets();
-        booted = await bootWithFallback(options.create, await assets, false);
+        create ??= options.load();
+        booted = await bootWithFallback(await create, await assets, false);
       } catch (error) {
         // A failed load is retried by the next run rather than remembered.
         assets = undefined;
+        create = undefined;
         await writeError(sys, `python3: the interpreter could not start: ${error instanceof Error ? error.message : String(error)}\n`);
         return 1;
       }

@@ -87,19 +87,16 @@ export function nodePythonPrograms(pyodideDir: string | undefined, workerScript:
  */
 export function nodeInlinePythonPrograms(pyodideDir: string | undefined, snapshotFile: string | undefined): Array<{ tools: string[]; program: ExternalProgram }> {
   if (pyodideDir === undefined) return [];
-  let create: Promise<CreatePyodideModule> | undefined;
-  const loadCreate = (): Promise<CreatePyodideModule> => {
-    create ??= (async () => {
-      if (!('WorkerGlobalScope' in globalThis)) {
-        Object.defineProperty(globalThis, 'WorkerGlobalScope', { value: class WorkerGlobalScope {}, configurable: false, writable: false });
-      }
-      const script = (await import(pathToFileURL(join(pyodideDir, 'pyodide.asm.mjs')).href)) as { default: CreatePyodideModule };
-      return script.default;
-    })();
-    return create;
+  // Called once (the program keeps the factory), and again only after a failure.
+  const load = async (): Promise<CreatePyodideModule> => {
+    if (!('WorkerGlobalScope' in globalThis)) {
+      Object.defineProperty(globalThis, 'WorkerGlobalScope', { value: class WorkerGlobalScope {}, configurable: false, writable: false });
+    }
+    const script = (await import(pathToFileURL(join(pyodideDir, 'pyodide.asm.mjs')).href)) as { default: CreatePyodideModule };
+    return script.default;
   };
   const program = createInlinePythonProgram({
-    create: async (settings) => (await loadCreate())(settings),
+    load,
     assets: () => loadAssets(pyodideDir, snapshotFile),
   });
   return [{ tools: ['python3', 'python', 'pip', 'pip3'], program }];

@@ -88,6 +88,32 @@ export interface BootedPyodide {
   seal: InterpreterSeal;
 }
 
+/**
+ * Runs `start` (the synchronous part of Pyodide's factory) with no `MessageChannel` in the
+ * realm. Pyodide's API code makes one as it loads (ensureSharedChannel, for its
+ * scheduleCallback) and never closes it; a port with an onmessage handler is a GC root,
+ * and that handler's closure holds the whole Emscripten Module with its wasm memory. In a
+ * realm that outlives the interpreter (inline mode: the kernel's) every interpreter's ~45
+ * MiB stayed until the realm ended, and after some forty the sandbox's memory ceiling (or
+ * Chromium's wasm memory budget) was reached. Without the constructor Pyodide takes its own
+ * fallback, setTimeout(0); nothing in the sandbox uses that scheduler (the seal refuses
+ * Python's calls into JS). The factory reaches ensureSharedChannel before its first await
+ * in a realm without `process` (every realm Pyodide runs in here), so the name is back
+ * before any other code of the realm runs.
+ */
+export function withoutMessageChannel<T>(start: () => T): T {
+  const scope = globalThis as Record<string, unknown>;
+  const own = Object.getOwnPropertyDescriptor(scope, 'MessageChannel');
+  if (own !== undefined && own.configurable !== true) return start();
+  Object.defineProperty(scope, 'MessageChannel', { value: undefined, configurable: true, writable: true });
+  try {
+    return start();
+  } finally {
+    if (own === undefined) delete scope.MessageChannel;
+    else Object.defineProperty(scope, 'MessageChannel', own);
+  }
+}
+
 /** Boots Pyodide; throws PyodideBootError (e.g. a snapshot of another build). */
 export async function bootPyodide(create: CreatePyodideModule, assets: PyodideAssets, options: BootOptions): Promise<BootedPyodide> {
   const buildId = await snapshotBuildId();
@@ -162,7 +188,7 @@ export async function bootPyodide(create: CreatePyodideModule, assets: PyodideAs
     settings.noInitialRun = true;
     settings.INITIAL_MEMORY = assets.snapshot.length;
   }
-  const module = (await create(settings)) as EmscriptenModuleLike;
+  const module = (await withoutMessageChannel(() => create(settings))) as EmscriptenModuleLike;
   if (settings.exitCode !== undefined) throw new PyodideBootError(`the interpreter exited during startup (status ${String(settings.exitCode)})`);
   if (module.API.version !== PYODIDE_VERSION) throw new PyodideBootError(`pyodide version ${module.API.version} does not match ${PYODIDE_VERSION}`);
   module.locateFile = (path: string) => {
