@@ -36,6 +36,8 @@ describe('parseResponseHead', () => {
       head('HTTP/1.1 200 OK', 'X-Nul: a\0b'),
       head('HTTP/2 200'),
       head('HTTP/1.1 20 OK'),
+      head('HTTP/1.1 099 Odd'),
+      head('HTTP/1.1 600 Odd'),
       'garbage',
     ];
     for (const text of refused) expect(() => parseResponseHead(text, 'GET'), JSON.stringify(text)).toThrow(UpstreamProtocolError);

@@ -28,7 +28,7 @@ export class UpstreamProtocolError extends Error {
   override name = 'UpstreamProtocolError';
 }
 
-const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: [^\r\n]*)?$/;
+const STATUS_LINE = /^HTTP\/1\.([01]) ([1-5]\d\d)(?: [^\r\n]*)?$/;
 const HEADER_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+):[ \t]*([^\r\n\0]*?)[ \t]*$/;
 const CHUNK_SIZE = /^([0-9A-Fa-f]{1,15})[ \t]*(?:;[^\r\n]*)?$/;
 /** Longest chunk-size line (with its extensions) a chunked body may have. */

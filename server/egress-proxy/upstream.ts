@@ -136,11 +136,8 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
   const exchange = (socket: Socket, request: UpstreamRequest, head: string, key: string, reused: boolean): Promise<UpstreamResponse> =>
     new Promise((resolve, reject) => {
       let received = 0;
-      let response: ResponseHead | undefined;
       let pending: Buffer = Buffer.alloc(0);
-      let body: Readable | undefined;
-      let chunked: ChunkedDecoder | undefined;
-      let left = 0;
+      let reader: BodyReader | undefined;
       let finished = false;
       const total = setTimeout(() => fail(new UpstreamTimeoutError(`the exchange took longer than ${options.totalMs} ms`)), options.totalMs);
 
@@ -157,104 +154,53 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
         finished = true;
         cleanUp();
         socket.destroy();
-        if (body !== undefined) body.destroy(error);
+        if (reader !== undefined) reader.body.destroy(error);
         else reject(Object.assign(error, { stale: reused && received === 0 }));
       }
-      const complete = (rest: Buffer): void => {
-        flush();
+      /** The response has ended; `rest` is what followed it. */
+      const complete = (response: ResponseHead, rest: Buffer): void => {
         finished = true;
         cleanUp();
-        (body as Readable).push(null);
+        (reader as BodyReader).end();
         // Bytes past the response's end were never asked for: the connection is not trusted again.
-        if (response?.reusable === true && rest.length === 0) keep(key, socket);
+        if (response.reusable && rest.length === 0) keep(key, socket);
         else socket.destroy();
-      };
-      // Chunks read in one pass of the event loop go on as one where they sit side by side in a
-      // read buffer: a TLS socket hands each 16 KiB record over on its own, and each would be a
-      // write to the client (measured: about 12 chunks a push for a TLS upstream).
-      let held: Buffer | undefined;
-      const flush = (): void => {
-        const chunk = held;
-        held = undefined;
-        if (chunk !== undefined && !finished && !(body as Readable).push(chunk)) socket.pause();
-      };
-      const deliver = (chunk: Buffer): void => {
-        if (chunk.length === 0) return;
-        if (held === undefined) {
-          held = chunk;
-          setImmediate(flush);
-        } else if (held.buffer === chunk.buffer && held.byteOffset + held.length === chunk.byteOffset) {
-          held = Buffer.from(held.buffer, held.byteOffset, held.length + chunk.length);
-        } else {
-          const before = held;
-          held = chunk;
-          if (!(body as Readable).push(before)) socket.pause();
-        }
-      };
-      const onBody = (chunk: Buffer): void => {
-        const framing = (response as ResponseHead).framing;
-        if (framing === 'close') return deliver(chunk);
-        if (framing === 'length') {
-          const take = Math.min(left, chunk.length);
-          left -= take;
-          deliver(take === chunk.length ? chunk : chunk.subarray(0, take));
-          if (left === 0) complete(chunk.subarray(take));
-          return;
-        }
-        const decoder = chunked as ChunkedDecoder;
-        for (const piece of decoder.write(chunk)) deliver(piece);
-        if (decoder.done) complete(decoder.rest);
       };
       const onHead = (chunk: Buffer): void => {
         pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        for (;;) {
+        let response: ResponseHead | undefined;
+        while (response === undefined) {
           const end = pending.indexOf(HEAD_END);
           if ((end < 0 ? pending.length : end) > options.headBytes) throw new UpstreamProtocolError(`the response head is larger than the proxy's ${options.headBytes} bytes`);
           if (end < 0) return;
           const parsed = parseResponseHead(pending.toString('latin1', 0, end), request.method);
           pending = pending.subarray(end + HEAD_END.length);
           // Interim answers (100 Continue, 103 Early Hints) come before the real one.
-          if (parsed.status >= 100 && parsed.status < 200) {
-            if (parsed.status === 101) throw new UpstreamProtocolError('the upstream switched protocols, which the proxy does not relay');
-            continue;
-          }
-          response = parsed;
-          break;
+          if (parsed.status === 101) throw new UpstreamProtocolError('the upstream switched protocols, which the proxy does not relay');
+          if (parsed.status >= 200) response = parsed;
         }
-        const rest = pending;
-        pending = Buffer.alloc(0);
-        left = response.length;
-        if (response.framing === 'chunked') chunked = new ChunkedDecoder(options.headBytes);
-        body = new Readable({
-          read: () => void (finished ? undefined : socket.resume()),
-          destroy: (error, done) => {
-            if (!finished) {
-              finished = true;
-              cleanUp();
-              socket.destroy();
-            }
-            done(error);
-          },
+        const done = response;
+        reader = new BodyReader(socket, response, options.headBytes, (rest) => complete(done, rest), () => {
+          if (finished) return;
+          finished = true;
+          cleanUp();
+          socket.destroy();
         });
-        // The consumer attaches its listeners a turn later; an error before then must not end the
-        // process (it finds the body destroyed, with `errored` telling why).
-        body.on('error', () => undefined);
-        resolve({ status: response.status, headers: response.headers, body });
-        if (response.framing === 'none' || (response.framing === 'length' && response.length === 0)) return complete(rest);
-        if (rest.length > 0) onBody(rest);
+        resolve({ status: response.status, headers: response.headers, body: reader.body });
+        reader.write(pending);
       };
       function onData(chunk: Buffer): void {
         received += chunk.length;
         try {
-          if (response === undefined) onHead(chunk);
-          else onBody(chunk);
+          if (reader === undefined) onHead(chunk);
+          else reader.write(chunk);
         } catch (error) {
           fail(error as Error);
         }
       }
       function onEnd(): void {
-        if (response?.framing === 'close' && body !== undefined) return complete(Buffer.alloc(0));
-        fail(new UpstreamProtocolError(response === undefined ? 'the upstream closed the connection before it answered' : 'the upstream closed the connection before the response ended'));
+        if (reader?.endsAtClose === true) return reader.closed();
+        fail(new UpstreamProtocolError(reader === undefined ? 'the upstream closed the connection before it answered' : 'the upstream closed the connection before the response ended'));
       }
       function onClose(): void {
         fail(new UpstreamProtocolError('the connection to the upstream closed'));
@@ -290,4 +236,102 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
       idle.clear();
     },
   };
+}
+
+/**
+ * One response's body: takes the socket's bytes after the head, hands them on as a Readable
+ * (pausing the socket when it is full), and calls `onComplete` with whatever followed the body
+ * once its framing says it has ended. `onDestroyed` runs if the consumer destroys the body.
+ */
+class BodyReader {
+  readonly body: Readable;
+  private left: number;
+  private readonly decoder: ChunkedDecoder | undefined;
+  /**
+   * Chunks read in one pass of the event loop go on as one where they sit side by side in a
+   * read buffer: a TLS socket hands each 16 KiB record over on its own, and each would be a
+   * write to the client (measured: about 12 chunks a push for a TLS upstream).
+   */
+  private held: Buffer | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly response: ResponseHead,
+    trailerBytes: number,
+    private readonly onComplete: (rest: Buffer) => void,
+    onDestroyed: () => void,
+  ) {
+    this.left = response.length;
+    this.decoder = response.framing === 'chunked' ? new ChunkedDecoder(trailerBytes) : undefined;
+    this.body = new Readable({
+      read: () => void (this.ended ? undefined : socket.resume()),
+      destroy: (error, done) => {
+        this.ended = true;
+        onDestroyed();
+        done(error);
+      },
+    });
+    // The consumer attaches its listeners a turn later; an error before then must not end the
+    // process (it finds the body destroyed, with `errored` telling why).
+    this.body.on('error', () => undefined);
+  }
+
+  /** Whether the body runs to the end of the connection (no framing). */
+  get endsAtClose(): boolean {
+    return this.response.framing === 'close';
+  }
+
+  /** Bytes from the socket after the head. Throws UpstreamProtocolError on bad chunked framing. */
+  write(chunk: Buffer): void {
+    const framing = this.response.framing;
+    if (framing === 'none' || (framing === 'length' && this.left === 0)) return this.onComplete(chunk);
+    if (chunk.length === 0) return;
+    if (framing === 'close') return this.deliver(chunk);
+    if (framing === 'length') {
+      const take = Math.min(this.left, chunk.length);
+      this.left -= take;
+      this.deliver(take === chunk.length ? chunk : chunk.subarray(0, take));
+      if (this.left === 0) this.onComplete(chunk.subarray(take));
+      return;
+    }
+    const decoder = this.decoder as ChunkedDecoder;
+    for (const piece of decoder.write(chunk)) this.deliver(piece);
+    if (decoder.done) this.onComplete(decoder.rest);
+  }
+
+  /** The connection ended: the end of a body without framing. */
+  closed(): void {
+    this.onComplete(Buffer.alloc(0));
+  }
+
+  /** Ends the body (what is held goes first). */
+  end(): void {
+    this.flush();
+    this.ended = true;
+    this.body.push(null);
+  }
+
+  private deliver(chunk: Buffer): void {
+    const held = this.held;
+    if (held === undefined) {
+      this.held = chunk;
+      setImmediate(() => this.flush());
+    } else if (held.buffer === chunk.buffer && held.byteOffset + held.length === chunk.byteOffset) {
+      this.held = Buffer.from(held.buffer, held.byteOffset, held.length + chunk.length);
+    } else {
+      this.held = chunk;
+      this.push(held);
+    }
+  }
+
+  private flush(): void {
+    const chunk = this.held;
+    this.held = undefined;
+    if (chunk !== undefined) this.push(chunk);
+  }
+
+  private push(chunk: Buffer): void {
+    if (!this.ended && !this.body.push(chunk)) this.socket.pause();
+  }
 }
