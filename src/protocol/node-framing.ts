@@ -3,6 +3,7 @@
 // frame is read, so an oversized message from the untrusted side is refused before it takes
 // any memory (Node's own IPC channel has no such limit).
 
+import { nextTick } from 'node:process';
 import type { Duplex } from 'node:stream';
 import { deserialize, serialize } from 'node:v8';
 import type * as Comlink from 'comlink';
@@ -74,8 +75,12 @@ export function framedEndpoint(stream: Duplex, limitBytes: number, onOversize: (
       const header = Buffer.alloc(4);
       header.writeUInt32LE(body.length, 0);
       outgoing.push(header, body);
-      // Frames posted in one turn (a run's last output and its reply) leave in one write.
-      if (outgoing.length === 2) setImmediate(flush);
+      // Frames posted in one turn (a run's last output and its reply, posted from the same
+      // run of microtasks) leave in one write, right after that turn: not a loop iteration
+      // later (setImmediate), where the child would first make its spare instances
+      // (abi/wasm/wasm-program.ts) and the reply would wait ~0.3 ms behind them. Imported,
+      // not the global: the child's hardened realm has no `process`.
+      if (outgoing.length === 2) nextTick(flush);
     },
     addEventListener(_type: string, listener: EventListenerOrEventListenerObject) {
       listeners.add(listener);
