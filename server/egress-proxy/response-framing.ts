@@ -1,8 +1,9 @@
 // How an upstream's HTTP/1.1 response is framed (RFC 9112 §4–7): its head, and where its body
 // ends. The proxy reads responses itself rather than through an HTTP client library because a
 // body framed by Content-Length then passes on as the socket's own chunks, untouched — through
-// undici each MiB cost the proxy about 2 ms more CPU (its parser copies every byte through
-// WebAssembly memory and hands it on through a chain of streams).
+// undici each MiB cost the proxy about 1 ms more CPU once warm, 3 ms in a fresh proxy (its
+// parser copies every byte through WebAssembly memory and hands it on through a chain of
+// streams; docs/network.md §Performance has the figures).
 //
 // Strict where a lenient reading could let an upstream smuggle a second response: a head with
 // both Transfer-Encoding and Content-Length, differing Content-Length values, folded or
