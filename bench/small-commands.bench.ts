@@ -4,6 +4,8 @@
 // `echo hi` ≤ 0.5 ms and a 3-stage pipeline ≤ 1.5 ms (p50), both under just-bash, without
 // losing the lead on a 10,000-iteration loop and `seq 1 100000 | awk`.
 
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { Bash } from 'just-bash';
 import { Sandbox } from '../src/host/node/index.js';
 import { percentile, type BenchRow } from './report.js';
@@ -30,6 +32,10 @@ async function latencies(shell: Shell, command: string, expected: string, warmup
 }
 
 export async function run(): Promise<BenchRow[]> {
+  // Both sides share the cores with whatever else runs: a sub-millisecond p50 is only
+  // comparable between runs at similar load.
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  console.log(`bench: small-commands: load average ${load} on ${availableParallelism()} cores`);
   const sandbox = await Sandbox.create();
   const airlock: Shell = { run: async (command) => (await sandbox.run(command, { timeoutMs: 120_000 })).stdout };
   const justBash = new Bash();
