@@ -29,7 +29,7 @@ const SETTLE_MS = 3000;
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-interface TreeMemory {
+export interface TreeMemory {
   root: number;
   /** Start time of the tree's root in clock ticks since boot (/proc/<pid>/stat field 22). */
   started: number;
@@ -79,7 +79,7 @@ function commandLine(pid: number): string {
 }
 
 /** This host's sandbox child trees (those running the kernel bundle), the warm spare included. */
-function sandboxTrees(): TreeMemory[] {
+export function sandboxTrees(): TreeMemory[] {
   const trees: TreeMemory[] = [];
   for (const root of childPids(process.pid)) {
     const pids = treePids(root);

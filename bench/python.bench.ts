@@ -7,6 +7,7 @@ import { Sandbox } from '../src/host/node/index.js';
 import { kernelBundlePath } from '../src/host/node/kernel-bundle.js';
 import { pythonSnapshotReady } from '../src/host/python/node-snapshot.js';
 import { percentile, type BenchRow } from './report.js';
+import { sandboxTrees } from './density.bench.js';
 
 const CPU_SNIPPET = `
 import time
@@ -19,13 +20,9 @@ print((time.perf_counter() - t) * 1000)
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Resident memory (KiB) of this host's sandbox child processes (including the warm spare). */
+/** Resident memory (KiB) of this host's sandbox child trees (including the warm spare). */
 function sandboxChildrenRssKiB(): number {
-  const ps = spawnSync('ps', ['-o', 'rss=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
-  return ps.stdout
-    .split('\n')
-    .filter((line) => line.includes('kernel.mjs'))
-    .reduce((sum, line) => sum + Number(line.trim().split(/\s+/)[0] ?? 0), 0);
+  return sandboxTrees().reduce((sum, tree) => sum + tree.rssKiB, 0);
 }
 
 async function startup(): Promise<BenchRow[]> {
@@ -69,8 +66,9 @@ async function cpu(): Promise<BenchRow[]> {
   ];
 }
 
-async function memory(): Promise<BenchRow[]> {
-  const sandbox = await Sandbox.create({});
+/** Worker mode (each interpreter a worker, one spare loaded) or inline (all in the kernel's realm). */
+async function memory(pythonMode: 'worker' | 'inline'): Promise<BenchRow[]> {
+  const sandbox = await Sandbox.create({ pythonMode });
   await sandbox.run(['python3', '-c', 'pass'], { timeoutMs: 120_000 });
   await pause(3000);
   const afterOne = sandboxChildrenRssKiB();
@@ -79,10 +77,20 @@ async function memory(): Promise<BenchRow[]> {
   const afterTwenty = sandboxChildrenRssKiB();
   await sandbox.destroy();
   return [
-    { group: 'python', name: 'sandbox children RSS after 20 python3 runs', value: afterTwenty / 1024, unit: 'MiB', reference: afterOne / 1024, referenceLabel: 'after 1 run', target: 'no growth beyond one interpreter' },
+    { group: 'python', name: `sandbox children RSS after 20 python3 runs${pythonMode === 'inline' ? ' inline' : ''}`, value: afterTwenty / 1024, unit: 'MiB', reference: afterOne / 1024, referenceLabel: 'after 1 run', target: 'no growth beyond one interpreter' },
   ];
 }
 
 export async function run(): Promise<BenchRow[]> {
-  return [...(await startup()), ...(await cpu()), ...(await memory())];
+  // PYTHON_PARTS=memory,inline runs only those parts.
+  const only = process.env.PYTHON_PARTS?.split(',');
+  const parts: Array<[string, () => Promise<BenchRow[]>]> = [
+    ['startup', startup],
+    ['cpu', cpu],
+    ['memory', () => memory('worker')],
+    ['inline', () => memory('inline')],
+  ];
+  const rows: BenchRow[] = [];
+  for (const [name, part] of parts) if (only === undefined || only.includes(name)) rows.push(...(await part()));
+  return rows;
 }
