@@ -112,3 +112,17 @@ describe('a program whose stack is too deep to suspend', () => {
     expect((await t.run(['probe', 'echo', 'still here'])).out).toBe('still here\n');
   });
 });
+
+describe('a memory reused with its imports (kernel.ts, buildImports)', () => {
+  const t = createTestKernel();
+
+  it('serves each next process its own arguments, also after one ended while suspended', async () => {
+    // Ended by the deadline while waiting: its memory and imports go to a later process.
+    expect((await t.run(['probe', 'sleep', '5000'], { timeoutMs: 50 })).exitCode).toBe(124);
+    for (let i = 0; i < 40; i++) {
+      const word = 'w'.repeat(i + 1);
+      expect((await t.run(['probe', 'echo', word])).out).toBe(`${word}\n`);
+      expect((await t.run(['probe', 'spawn', 'probe', 'echo', `child ${i}`])).out).toBe(`child ${i}\nstatus 0\n`);
+    }
+  });
+});
