@@ -18,6 +18,11 @@ export interface KernelConnection {
   readonly endedByLimit?: { name: string; value: number };
   /** Ends the worker at once (the hard kill). */
   terminate(): void;
+  /**
+   * The host has set the worker up (init, and the image of a fork or restart): a platform
+   * that keeps a spare worker starts the next one now, not on the way of what just waited.
+   */
+  settled?(): void;
   /** How the OS confines the worker (a Node child); null where the platform has no OS layer of ours. */
   readonly isolation: OsIsolation | null;
 }

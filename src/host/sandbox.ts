@@ -171,8 +171,12 @@ export class Sandbox {
     const loaded = checkpoint === undefined ? undefined : this.loadCheckpoint(checkpoint);
     // When init fails, so does the image's load: init's error is the one to throw.
     loaded?.catch(() => undefined);
-    this.tools = (await initialised).tools;
-    await loaded;
+    try {
+      this.tools = (await initialised).tools;
+      await loaded;
+    } finally {
+      connection.settled?.();
+    }
   }
 
   /** Replaces the worker with a fresh one holding `checkpoint` (the hard-kill recovery). */

@@ -7,7 +7,9 @@
 // the child's fd 3.
 //
 // Starting Node and compiling the tool modules takes ~100 ms, so one spare child is kept
-// warm per configuration: creating a sandbox then costs an init message.
+// warm per configuration: creating a sandbox then costs an init message. The next spare is
+// started once the sandbox that took one has set its child up (settled()): starting a child
+// blocks this thread for several milliseconds (cgroup, spawn), which a fork would wait for.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -92,6 +94,8 @@ class ChildConnection implements KernelConnection {
   private terminated = false;
   private readonly endpoint: FramedEndpoint;
   private stderrTail = '';
+  /** Starts the pool's next spare, once (settled() or the end of this child). */
+  private refill: (() => void) | undefined;
 
   constructor(
     private readonly child: ChildProcess,
@@ -142,6 +146,18 @@ class ChildConnection implements KernelConnection {
     (this.child.stdio[3] as Duplex & { ref?: () => void }).ref?.();
   }
 
+  /** Calls `refill` once this child is set up or ends, whichever comes first. */
+  refillAfter(refill: () => void): void {
+    this.refill = refill;
+  }
+
+  settled(): void {
+    const refill = this.refill;
+    this.refill = undefined;
+    // After what is waiting on the set-up (a fork's caller) has run.
+    if (refill !== undefined) setImmediate(refill);
+  }
+
   release(): void {
     this.child.unref();
     (this.child.stdio[3] as Duplex & { unref?: () => void }).unref?.();
@@ -150,6 +166,7 @@ class ChildConnection implements KernelConnection {
   terminate(): void {
     if (this.terminated) return;
     this.terminated = true;
+    this.settled();
     this.child.kill('SIGKILL');
     // Everything the child started, too (its namespace's processes die with bubblewrap, but
     // only once the kernel gets to them; the cgroup goes only once they are gone).
@@ -181,12 +198,17 @@ export class ChildPool {
     this.spares.delete(key);
     connection ??= startChild(full);
     connection.hold();
-    const spare = startChild(full);
+    connection.refillAfter(() => this.refill(key, full));
+    return connection;
+  }
+
+  private refill(key: string, spec: ChildSpec): void {
+    if (this.spares.has(key)) return;
+    const spare = startChild(spec);
     this.spares.set(key, spare);
     void spare.died.then(() => {
       if (this.spares.get(key) === spare) this.spares.delete(key);
     });
-    return connection;
   }
 
   /** Ends the spares (tests and CLIs that want to exit promptly). */
