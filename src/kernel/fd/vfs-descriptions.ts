@@ -220,7 +220,25 @@ export class DeviceDescription extends Description {
   }
 }
 
+/**
+ * Small requests (every process seeds its hash maps and allocator with a few bytes) are cut
+ * from a block filled ahead: one getRandomValues call costs more than the rest of such a
+ * syscall. Every byte is handed out once.
+ */
+const RANDOM_BLOCK = 4096;
+let randomBlock = new Uint8Array(0);
+let randomUsed = 0;
+
 export function randomBytes(length: number): Uint8Array {
+  if (length <= 256) {
+    if (randomUsed + length > randomBlock.length) {
+      randomBlock = crypto.getRandomValues(new Uint8Array(RANDOM_BLOCK));
+      randomUsed = 0;
+    }
+    const out = randomBlock.slice(randomUsed, randomUsed + length);
+    randomUsed += length;
+    return out;
+  }
   const out = new Uint8Array(length);
   for (let offset = 0; offset < length; offset += 65536) {
     crypto.getRandomValues(out.subarray(offset, Math.min(length, offset + 65536)));
