@@ -276,6 +276,57 @@ pub fn general(magnitude: f64, precision: usize, hash: bool) -> String {
     text
 }
 
+/// `%a` of a non-negative finite double as glibc prints a `double` (`0x1.8p+0` for 1.5:
+/// gawk's form; GNU printf's `long double` form is `hex_long_double`).
+pub fn hex_double(a: f64, precision: Option<usize>) -> String {
+    let bits = a.to_bits();
+    let mut exp = ((bits >> 52) & 0x7ff) as i64;
+    let mut mantissa = bits & ((1u64 << 52) - 1);
+    let lead = if exp == 0 {
+        if mantissa == 0 {
+            0
+        } else {
+            exp = 1;
+            0
+        }
+    } else {
+        1
+    };
+    if a == 0.0 {
+        exp = 1023;
+    }
+    let mut digits = format!("{:013x}", mantissa);
+    match precision {
+        Some(p) if p < 13 => {
+            // Round the mantissa to p hex digits (half to even is close enough here).
+            let shift = 4 * (13 - p) as u32;
+            let half = 1u64 << (shift - 1);
+            let rounded = (mantissa + half) >> shift;
+            mantissa = rounded << shift;
+            digits = format!("{:013x}", mantissa & ((1u64 << 52) - 1));
+            digits.truncate(p);
+        }
+        Some(p) => {
+            while digits.len() < p {
+                digits.push('0');
+            }
+        }
+        None => {
+            while digits.ends_with('0') {
+                digits.pop();
+            }
+        }
+    }
+    let mut text = format!("0x{}", lead);
+    if !digits.is_empty() {
+        text.push('.');
+        text.push_str(&digits);
+    }
+    let e = if a == 0.0 { 0 } else { exp - 1023 };
+    text.push_str(&format!("p{}{}", if e < 0 { '-' } else { '+' }, e.abs()));
+    text
+}
+
 /// `%a` as glibc prints a long double holding `magnitude`: `0x8p-3` for 1.
 fn hex_long_double(magnitude: f64, precision: Option<usize>, hash: bool) -> String {
     if magnitude == 0.0 {

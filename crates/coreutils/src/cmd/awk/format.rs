@@ -1,7 +1,10 @@
 //! printf/sprintf formatting as gawk does it: every C conversion (`d i o x X u c s e E f F
 //! g G a A %`), flags `- + space # 0`, `*` widths and precisions, `%N$` positions. Widths
-//! and precisions of `%s`/`%c` count characters (UTF-8), not bytes. Floating-point output
-//! is built from Rust's exact decimal formatting, which rounds like glibc.
+//! and precisions of `%s`/`%c` count characters (UTF-8), not bytes. Floating-point digits
+//! come from common::cformat (as printf's, seq's and numfmt's do); this file adds awk's
+//! argument handling, padding and `%a` of a double (gawk's, not the long double of GNU printf).
+
+use common::cformat;
 
 use super::lexer::char_at;
 use super::value::{nan_inf_text, Value};
@@ -328,137 +331,21 @@ fn format_float(out: &mut Vec<u8>, v: f64, conv: u8, spec: &Spec) {
         out.extend_from_slice(nan_inf_text(v).as_bytes());
         return;
     }
-    let negative = v.is_sign_negative() && v != 0.0 || (v == 0.0 && v.is_sign_negative());
+    let negative = v.is_sign_negative();
     let a = v.abs();
-    let mut body = Vec::new();
-    let upper = conv.is_ascii_uppercase();
-    match conv | 0x20 {
-        b'f' => fixed(&mut body, a, spec.precision.unwrap_or(6), spec.alt),
-        b'e' => exponential(&mut body, a, spec.precision.unwrap_or(6), spec.alt, upper),
-        b'g' => {
-            let p = spec.precision.unwrap_or(6);
-            general(&mut body, a, if p == 0 { 1 } else { p }, spec.alt, upper);
-        }
-        _ => hex_float(&mut body, a, spec.precision, upper),
+    let precision = spec.precision.unwrap_or(6);
+    let mut body = match conv | 0x20 {
+        b'f' => cformat::fixed(a, precision, spec.alt),
+        b'e' => cformat::exponential(a, precision, spec.alt),
+        b'g' => cformat::general(a, precision, spec.alt),
+        _ => cformat::hex_double(a, spec.precision),
+    }
+    .into_bytes();
+    if conv.is_ascii_uppercase() {
+        body.make_ascii_uppercase();
     }
     let prefix = sign_prefix(negative, spec);
     pad_number(out, prefix, &body, spec, true);
-}
-
-fn fixed(out: &mut Vec<u8>, a: f64, precision: usize, alt: bool) {
-    out.extend_from_slice(format!("{:.*}", precision, a).as_bytes());
-    if alt && precision == 0 {
-        out.push(b'.');
-    }
-}
-
-/// `d.ddde±XX` from Rust's `d.ddde±X`.
-fn exponential(out: &mut Vec<u8>, a: f64, precision: usize, alt: bool, upper: bool) {
-    let text = format!("{:.*e}", precision, a);
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
-    out.extend_from_slice(mantissa.as_bytes());
-    if alt && precision == 0 {
-        out.push(b'.');
-    }
-    push_exponent(out, exponent.parse::<i32>().unwrap_or(0), upper);
-}
-
-fn push_exponent(out: &mut Vec<u8>, exp: i32, upper: bool) {
-    out.push(if upper { b'E' } else { b'e' });
-    out.push(if exp < 0 { b'-' } else { b'+' });
-    let e = exp.unsigned_abs();
-    if e < 10 {
-        out.push(b'0');
-    }
-    out.extend_from_slice(e.to_string().as_bytes());
-}
-
-fn general(out: &mut Vec<u8>, a: f64, p: usize, alt: bool, upper: bool) {
-    // The exponent %e would show with p-1 digits decides between %f and %e style.
-    let probe = format!("{:.*e}", p - 1, a);
-    let exp: i64 = probe.split_once('e').and_then(|(_, e)| e.parse().ok()).unwrap_or(0);
-    let start = out.len();
-    if exp < -4 || exp >= p as i64 {
-        exponential(out, a, p - 1, alt, upper);
-        if !alt {
-            let e_pos = out[start..].iter().position(|c| *c == b'e' || *c == b'E').map(|i| i + start).unwrap_or(out.len());
-            let exponent = out.split_off(e_pos);
-            strip_zeros(out, start);
-            out.extend_from_slice(&exponent);
-        }
-    } else {
-        let precision = (p as i64 - 1 - exp).max(0) as usize;
-        fixed(out, a, precision, alt);
-        if !alt {
-            strip_zeros(out, start);
-        }
-    }
-}
-
-/// Removes trailing zeros of a fraction, and the point if nothing is left after it.
-fn strip_zeros(out: &mut Vec<u8>, start: usize) {
-    if !out[start..].contains(&b'.') {
-        return;
-    }
-    while out.len() > start && out[out.len() - 1] == b'0' {
-        out.pop();
-    }
-    if out.len() > start && out[out.len() - 1] == b'.' {
-        out.pop();
-    }
-}
-
-/// `%a`: hexadecimal floating point as glibc writes it.
-fn hex_float(out: &mut Vec<u8>, a: f64, precision: Option<usize>, upper: bool) {
-    let bits = a.to_bits();
-    let mut exp = ((bits >> 52) & 0x7ff) as i64;
-    let mut mantissa = bits & ((1u64 << 52) - 1);
-    let lead = if exp == 0 {
-        if mantissa == 0 {
-            0
-        } else {
-            exp = 1;
-            0
-        }
-    } else {
-        1
-    };
-    if a == 0.0 {
-        exp = 1023;
-    }
-    let mut digits = format!("{:013x}", mantissa);
-    match precision {
-        Some(p) if p < 13 => {
-            // Round the mantissa to p hex digits (half to even is close enough here).
-            let shift = 4 * (13 - p) as u32;
-            let half = 1u64 << (shift - 1);
-            let rounded = (mantissa + half) >> shift;
-            mantissa = rounded << shift;
-            digits = format!("{:013x}", mantissa & ((1u64 << 52) - 1));
-            digits.truncate(p);
-        }
-        Some(p) => {
-            while digits.len() < p {
-                digits.push('0');
-            }
-        }
-        None => {
-            while digits.ends_with('0') {
-                digits.pop();
-            }
-        }
-    }
-    let mut text = format!("0x{}", lead);
-    if !digits.is_empty() {
-        text.push('.');
-        text.push_str(&digits);
-    }
-    let e = if a == 0.0 { 0 } else { exp - 1023 };
-    text.push_str(&format!("p{}{}", if e < 0 { '-' } else { '+' }, e.abs()));
-    if upper {
-        text = text.to_uppercase();
-    }
-    out.extend_from_slice(text.as_bytes());
 }
 
 /// `%.{precision}g` without going through the format parser (OFMT/CONVFMT's default).
@@ -470,7 +357,11 @@ pub fn format_g(out: &mut Vec<u8>, v: f64, precision: usize, alt: bool, upper: b
     if v.is_sign_negative() && v != 0.0 {
         out.push(b'-');
     }
-    general(out, v.abs(), precision.max(1), alt, upper);
+    let start = out.len();
+    out.extend_from_slice(cformat::general(v.abs(), precision.max(1), alt).as_bytes());
+    if upper {
+        out[start..].make_ascii_uppercase();
+    }
 }
 
 #[cfg(test)]
