@@ -91,7 +91,7 @@ mod imp {
     }
 
     pub fn metadata(path: &Path, follow: bool) -> io::Result<Meta> {
-        let text = path.to_str().ok_or_else(|| io::Error::from_raw_os_error(28))?;
+        let text = path.to_str().ok_or_else(|| io::Error::from_raw_os_error(airlock_sys::errno::os::INVAL))?;
         let s = airlock_sys::fs::stat_ext(text, follow).map_err(to_io)?;
         Ok(Meta {
             mode: s.mode,
@@ -108,7 +108,7 @@ mod imp {
     }
 
     pub fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
-        let text = path.to_str().ok_or_else(|| io::Error::from_raw_os_error(28))?;
+        let text = path.to_str().ok_or_else(|| io::Error::from_raw_os_error(airlock_sys::errno::os::INVAL))?;
         airlock_sys::fs::chmod(text, mode).map_err(to_io)
     }
 

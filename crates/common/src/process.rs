@@ -69,7 +69,7 @@ mod imp {
         pub fn wait(&self) -> io::Result<Status> {
             match airlock_sys::wait(self.pid as i32, 0).map_err(to_io)? {
                 Some(result) => Ok(result.status as Status),
-                None => Err(io::Error::from_raw_os_error(12)),
+                None => Err(io::Error::from_raw_os_error(airlock_sys::errno::os::CHILD)),
             }
         }
 
@@ -101,7 +101,7 @@ mod imp {
     use std::process::Command;
 
     fn command(argv: &[OsString], env: Option<&[OsString]>) -> io::Result<Command> {
-        let program = argv.first().ok_or_else(|| io::Error::from_raw_os_error(2))?;
+        let program = argv.first().ok_or_else(|| io::Error::from_raw_os_error(airlock_sys::errno::os::NOENT))?;
         let mut cmd = Command::new(program);
         cmd.arg0(program).args(&argv[1..]);
         if let Some(list) = env {

@@ -113,7 +113,7 @@ mod imp {
             drop(self.pipe.take());
             match airlock_sys::wait(self.pid as i32, 0).map_err(to_io)? {
                 Some(result) => Ok(result.status as i32),
-                None => Err(io::Error::from_raw_os_error(12)),
+                None => Err(io::Error::from_raw_os_error(airlock_sys::errno::os::CHILD)),
             }
         }
 
@@ -127,7 +127,7 @@ mod imp {
         pub fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             match &mut self.pipe {
                 Some(f) => f.write(buf),
-                None => Err(io::Error::from_raw_os_error(8)),
+                None => Err(io::Error::from_raw_os_error(airlock_sys::errno::os::BADF)),
             }
         }
 
@@ -193,7 +193,7 @@ mod imp {
         pub fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
             match &mut self.child.stdin {
                 Some(input) => input.write(buf),
-                None => Err(io::Error::from_raw_os_error(9)),
+                None => Err(io::Error::from_raw_os_error(airlock_sys::errno::os::BADF)),
             }
         }
 

@@ -98,7 +98,7 @@ mod imp {
         drop(null);
         match airlock_sys::wait(pid as i32, 0).map_err(to_io)? {
             Some(result) => Ok(Exit::Code(result.status as i32)),
-            None => Err(io::Error::from_raw_os_error(12)),
+            None => Err(io::Error::from_raw_os_error(airlock_sys::errno::os::CHILD)),
         }
     }
 }
@@ -111,7 +111,7 @@ mod imp {
     use std::process::Stdio;
 
     pub fn run(cmd: &Command) -> io::Result<Exit> {
-        let program = cmd.argv.first().ok_or_else(|| io::Error::from_raw_os_error(2))?;
+        let program = cmd.argv.first().ok_or_else(|| io::Error::from_raw_os_error(airlock_sys::errno::os::NOENT))?;
         let mut c = std::process::Command::new(program);
         c.arg0(program).args(&cmd.argv[1..]);
         if cmd.stdin_null {

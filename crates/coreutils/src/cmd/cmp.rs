@@ -167,7 +167,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         let opened = File::open(name).and_then(|f| {
             let meta = f.metadata()?;
             if meta.is_dir() {
-                return Err(io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 31 } else { 21 }));
+                return Err(io::Error::from_raw_os_error(airlock_sys::errno::os::ISDIR));
             }
             if meta.is_file() {
                 sizes[k] = Some(meta.len());
@@ -178,7 +178,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Ok(f) => files.push(Some(BufReader::with_capacity(BUFFER_SIZE, f))),
             Err(e) => {
                 // GNU's -s is silent about files it cannot open (not about directories).
-                if !(silent && e.raw_os_error() != Some(if cfg!(target_os = "wasi") { 31 } else { 21 })) {
+                if !(silent && e.raw_os_error() != Some(airlock_sys::errno::os::ISDIR)) {
                     let _ = writeln!(io.stderr, "{}: {}: {}", io.name, name.to_string_lossy(), strerror(&e));
                 }
                 return 2;

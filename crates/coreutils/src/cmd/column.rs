@@ -122,7 +122,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     for file in &files {
         let result = std::fs::File::open(file).and_then(|f| {
             if f.metadata()?.is_dir() {
-                return Err(std::io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 31 } else { 21 }));
+                return Err(std::io::Error::from_raw_os_error(airlock_sys::errno::os::ISDIR));
             }
             for_each_line(&mut std::io::BufReader::new(f), b'\n', &mut collect)
         });

@@ -4,10 +4,9 @@ use std::ffi::OsString;
 use std::io;
 use std::path::Path;
 
-use common::args::{Command, os_bytes, bytes_os};
-use common::UError;
+use common::args::{bytes_os, os_bytes, Command};
 use common::io::quote;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::long("ignore", "ignore-fail-on-non-empty", HasArg::No),
@@ -92,11 +91,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
 
 fn not_empty(e: &io::Error) -> bool {
     let code = e.raw_os_error().unwrap_or(0);
-    if cfg!(target_os = "wasi") {
-        code == 55 || code == 20
-    } else {
-        code == 39 || code == 17
-    }
+    code == airlock_sys::errno::os::NOTEMPTY || code == airlock_sys::errno::os::EXIST
 }
 
 /// Removes one directory: Some(true) removed, Some(false) not empty and ignored (which
@@ -112,7 +107,7 @@ fn remove(io: &mut Io, dir: &OsString, ignore: bool, verbose: bool) -> Option<bo
                 return Some(false);
             }
             let is_file = common::fsext::metadata(Path::new(dir), true).map_or(false, |m| !m.is_dir());
-            let reason = if is_file { strerror(&io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 54 } else { 20 })) } else { strerror(&e) };
+            let reason = if is_file { strerror(&io::Error::from_raw_os_error(airlock_sys::errno::os::NOTDIR)) } else { strerror(&e) };
             io.error(format!("failed to remove {}: {}", quote(dir), reason));
             None
         }

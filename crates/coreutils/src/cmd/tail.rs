@@ -8,9 +8,9 @@ use std::fs::File;
 use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::time::Duration;
 
-use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote, Input};
-use common::size::{parse_size, SizeError, HEAD_SUFFIXES};
+use common::size::{parse_size, HEAD_SUFFIXES, SizeError};
 use common::{strerror, Io, UError};
 
 #[path = "tail/follow.rs"]
@@ -230,7 +230,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         }
         first = false;
         let result = match input.as_mut() {
-            None => Err(Failure::Read(io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 31 } else { 21 }))),
+            None => Err(Failure::Read(io::Error::from_raw_os_error(airlock_sys::errno::os::ISDIR))),
             Some(i) => tail(i, io.stdout, count, delimiter),
         };
         let opened = match input {

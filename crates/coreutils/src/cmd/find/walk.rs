@@ -353,7 +353,7 @@ impl<'a> Walker<'a> {
         let type_followed = if x.lmeta.is_symlink() {
             match fsext::metadata(&path_of(x.path), true) {
                 Ok(m) => printf::type_letter(m.mode),
-                Err(e) if e.raw_os_error() == Some(if cfg!(target_os = "wasi") { 32 } else { 40 }) => b'L',
+                Err(e) if e.raw_os_error() == Some(airlock_sys::errno::os::LOOP) => b'L',
                 Err(_) => b'N',
             }
         } else {

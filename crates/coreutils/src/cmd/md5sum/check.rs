@@ -122,7 +122,7 @@ fn check_entry(io: &mut Io, opts: &Opts, entry: &Entry, tally: &mut Tally) -> io
     } else {
         File::open(&path).and_then(|f| {
             if f.metadata()?.is_dir() {
-                return Err(io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 31 } else { 21 }));
+                return Err(io::Error::from_raw_os_error(airlock_sys::errno::os::ISDIR));
             }
             hex_digest(entry.algo, &mut BufReader::with_capacity(common::io::BUFFER_SIZE, f))
         })

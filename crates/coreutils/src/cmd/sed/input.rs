@@ -65,7 +65,7 @@ impl<'a> Input<'a> {
         }
         let opened = File::open(name).and_then(|f| {
             if f.metadata()?.is_dir() {
-                Err(io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 31 } else { 21 }))
+                Err(io::Error::from_raw_os_error(airlock_sys::errno::os::ISDIR))
             } else {
                 Ok(f)
             }
@@ -77,7 +77,7 @@ impl<'a> Input<'a> {
                 true
             }
             Err(e) => {
-                if e.raw_os_error() == io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 31 } else { 21 }).raw_os_error() {
+                if e.raw_os_error() == Some(airlock_sys::errno::os::ISDIR) {
                     let _ = writeln!(err, "sed: couldn't edit {}: not a regular file", name.to_string_lossy());
                 } else {
                     let _ = writeln!(err, "sed: can't read {}: {}", name.to_string_lossy(), strerror(&e));

@@ -389,7 +389,7 @@ impl<'o> Session<'o> {
                     return reader.data(data_size, &mut io::sink());
                 }
                 if o.keep_old {
-                    fail(self, "Cannot open", &io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 20 } else { 17 }), stdout);
+                    fail(self, "Cannot open", &io::Error::from_raw_os_error(airlock_sys::errno::os::EXIST), stdout);
                     return reader.data(data_size, &mut io::sink());
                 }
                 if !m.is_dir() {
@@ -448,7 +448,7 @@ impl<'o> Session<'o> {
                 Ok(())
             }
             Kind::Fifo | Kind::CharDevice | Kind::BlockDevice => {
-                fail(self, "Cannot mknod", &io::Error::from_raw_os_error(if cfg!(target_os = "wasi") { 63 } else { 1 }), stdout);
+                fail(self, "Cannot mknod", &io::Error::from_raw_os_error(airlock_sys::errno::os::PERM), stdout);
                 Ok(())
             }
         }
