@@ -3,57 +3,44 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{os_bytes, HasArg, Parsed};
 use common::io::quote;
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("multiple", 'a', "multiple"),
     OptSpec::both("suffix", 's', "suffix", HasArg::Required),
     OptSpec::flag("zero", 'z', "zero"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const HELP: &str = "Usage: {name} NAME [SUFFIX]\n  or:  {name} OPTION... NAME...\nPrint NAME with any leading directory components removed.\nIf specified, also remove a trailing SUFFIX.\n\n  -a, --multiple       support multiple arguments and treat each as a NAME\n  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a\n  -z, --zero           end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const BASENAME: Command = Command::new("basename", SPEC, HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut multiple = false;
     let mut suffix: Option<Vec<u8>> = None;
     let mut terminator = b'\n';
     let mut names: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
+    BASENAME.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "multiple", .. } => multiple = true,
             Parsed::Opt { id: "suffix", value } => {
                 multiple = true;
                 suffix = value.map(|v| os_bytes(&v).to_vec());
             }
             Parsed::Opt { id: "zero", .. } => terminator = 0,
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {0} NAME [SUFFIX]\n  or:  {0} OPTION... NAME...\nPrint NAME with any leading directory components removed.\nIf specified, also remove a trailing SUFFIX.\n\n  -a, --multiple       support multiple arguments and treat each as a NAME\n  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a\n  -z, --zero           end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("basename").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(name) => names.push(name),
         }
-    }
+        Ok(())
+    })?;
     if names.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     if !multiple {
         if names.len() > 3 || names.len() == 3 {
-            io.error(format!("extra operand {}", quote(&names[2])));
-            io.try_help();
-            return 1;
+            return Err(UError::usage(1, format!("extra operand {}", quote(&names[2]))));
         }
         if names.len() == 2 {
             suffix = Some(os_bytes(&names[1]).to_vec());
@@ -66,7 +53,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         out.push(terminator);
     }
     let _ = io.out(&out);
-    0
+    Ok(0)
 }
 
 /// The last component of `path`, without `suffix` when it ends with it (and is longer).

@@ -6,9 +6,9 @@
 use std::ffi::OsString;
 use std::io::BufRead;
 
-use common::args::{self, HasArg, OptSpec, Order, Parsed};
+use common::args::{HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
-use common::{strerror, Io};
+use common::{strerror, Command, Io, UError};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Encoding {
@@ -65,28 +65,24 @@ fn decode_table(alphabet: &[u8]) -> [u8; 256] {
     table
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     run_codec(args, io, None)
 }
 
 /// The shared entry point: `fixed` is the encoding of `base64`/`base32`; None for basenc.
-pub fn run_codec(args: Vec<OsString>, io: &mut Io, fixed: Option<Encoding>) -> i32 {
+pub fn run_codec(args: Vec<OsString>, io: &mut Io, fixed: Option<Encoding>) -> Result<i32, UError> {
     let mut spec = vec![
         OptSpec::flag("decode", 'd', "decode"),
         OptSpec::flag("ignore", 'i', "ignore-garbage"),
         OptSpec::both("wrap", 'w', "wrap", HasArg::Required),
-        OptSpec::long("help", "help", HasArg::No),
-        OptSpec::long("version", "version", HasArg::No),
     ];
     if fixed.is_none() {
         for (id, long) in [("base64", "base64"), ("base64url", "base64url"), ("base32", "base32"), ("base32hex", "base32hex"), ("base16", "base16"), ("base2msbf", "base2msbf"), ("base2lsbf", "base2lsbf"), ("z85", "z85")] {
             spec.push(OptSpec::long(id, long, HasArg::No));
         }
     }
-    let parsed = match args::parse(&args[1..], &spec, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+    let help = help_text(&io.name, fixed.is_none());
+    let parsed = Command::new("", &spec, &help).parse(&args, io)?;
     let mut encoding = fixed;
     let mut decode = false;
     let mut ignore = false;
@@ -101,18 +97,9 @@ pub fn run_codec(args: Vec<OsString>, io: &mut Io, fixed: Option<Encoding>) -> i
                 match text.to_str().and_then(|t| t.parse::<u64>().ok()) {
                     Some(w) => wrap = w.min(usize::MAX as u64) as usize,
                     None => {
-                        io.error(format!("invalid wrap size: {}", quote(&text)));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid wrap size: {}", quote(&text))));
                     }
                 }
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(help_text(&io.name, fixed.is_none()).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text(&io.name).as_bytes());
-                return 0;
             }
             Parsed::Opt { id, .. } => {
                 encoding = Some(match id {
@@ -132,15 +119,11 @@ pub fn run_codec(args: Vec<OsString>, io: &mut Io, fixed: Option<Encoding>) -> i
     let encoding = match encoding {
         Some(e) => e,
         None => {
-            io.error("missing encoding type");
-            io.try_help();
-            return 1;
+            return Err(UError::usage(1, "missing encoding type"));
         }
     };
     if files.len() > 1 {
-        io.error(format!("extra operand {}", quote(&files[1])));
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, format!("extra operand {}", quote(&files[1]))));
     }
     let path = files.pop().unwrap_or_else(|| OsString::from("-"));
     let name = io.name.clone();
@@ -149,12 +132,12 @@ pub fn run_codec(args: Vec<OsString>, io: &mut Io, fixed: Option<Encoding>) -> i
         Ok(i) => i,
         Err(e) => {
             let _ = writeln_err(io.stderr, &format!("{}: {}: {}", name, path.to_string_lossy(), strerror(&e)));
-            return 1;
+            return Ok(1);
         }
     };
     let reader = input.reader();
     let result = if decode { decode_stream(reader, io.stdout, encoding, ignore) } else { encode_stream(reader, io.stdout, encoding, wrap) };
-    match result {
+    Ok(match result {
         Ok(()) => 0,
         Err(CodecError::Invalid) => {
             let _ = io.stdout.flush();
@@ -171,12 +154,12 @@ pub fn run_codec(args: Vec<OsString>, io: &mut Io, fixed: Option<Encoding>) -> i
         }
         Err(CodecError::Write(e)) => {
             if common::error::is_broken_pipe(&e) {
-                return 1;
+                return Ok(1);
             }
             let _ = writeln_err(io.stderr, &format!("{}: write error: {}", name, strerror(&e)));
             1
         }
-    }
+    })
 }
 
 use std::io::Write;

@@ -4,11 +4,11 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{Command, os_bytes};
+use common::args::{os_bytes, Command};
 use common::io::quote;
 use common::modes::{mode_string, ModeChange};
 use common::targets::join;
-use common::{HasArg, Io, OptSpec, Parsed, UError, strerror};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("changes", 'c', "changes"),

@@ -6,7 +6,7 @@
 use std::ffi::OsString;
 use std::io;
 
-use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote, Input};
 use common::{strerror, Io, UError};
 

@@ -8,11 +8,10 @@ use common::args::Command;
 use common::canon::{canonicalize, Missing};
 use common::fsext::Meta;
 use common::fsops::{set_times, SetTime};
-use common::UError;
 use common::io::quote;
 use common::targets::{join, plan};
 use common::timefmt::split_ns;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("archive", 'a', "archive"),

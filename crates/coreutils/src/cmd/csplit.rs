@@ -9,11 +9,11 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{Read, Write};
 
-use common::args::{bytes_os, os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{bytes_os, os_bytes, HasArg, Parsed};
 use common::cformat;
 use common::io::quote;
 use common::regex::{Flags, Flavor, Regex};
-use common::{strerror, Io, OptSpec};
+use common::{strerror, Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("suffix-format", 'b', "suffix-format", HasArg::Required),
@@ -24,9 +24,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("quiet", 's', "quiet"),
     OptSpec::long("quiet", "silent", HasArg::No),
     OptSpec::flag("elide-empty-files", 'z', "elide-empty-files"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const CSPLIT: Command = Command::new("csplit", SPEC, HELP);
 
 /// One pattern with its repeat count.
 struct Control {
@@ -86,18 +86,14 @@ struct Splitter<'a, 'io> {
     suppress_matched: bool,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut keep, mut quiet, mut elide, mut suppress) = (false, false, false, false);
     let mut prefix = b"xx".to_vec();
     let mut format: Option<Vec<u8>> = None;
     let mut digits: usize = 2;
     let mut operands: Vec<Vec<u8>> = Vec::new();
-    for item in parsed {
-        match item {
+    CSPLIT.options(&args, io, &mut |io, p| {
+        match p {
             Parsed::Opt { id: "suffix-format", value } => format = value.map(|v| os_bytes(&v).to_vec()),
             Parsed::Opt { id: "prefix", value } => prefix = value.map(|v| os_bytes(&v).to_vec()).unwrap_or_default(),
             Parsed::Opt { id: "keep-files", .. } => keep = true,
@@ -107,8 +103,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 match text.to_str().and_then(|t| t.parse::<usize>().ok()) {
                     Some(d) => digits = d,
                     None => {
-                        io.error(format!("invalid number: {}", quote(&text)));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid number: {}", quote(&text))));
                     }
                 }
             }
@@ -116,33 +111,30 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "elide-empty-files", .. } => elide = true,
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.replace("{}", &io.name).as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("csplit").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(o) => operands.push(os_bytes(&o).to_vec()),
         }
-    }
+        Ok(())
+    })?;
     if operands.len() < 2 {
         match operands.first() {
             None => io.error("missing operand"),
             Some(f) => io.error(format!("missing operand after {}", quote(&bytes_os(f)))),
         }
         io.try_help();
-        return 1;
+        return Ok(1);
     }
     let naming = match suffix_naming(prefix, format.as_deref(), digits) {
         Ok(n) => n,
         Err(message) => {
-            io.error(message);
-            return 1;
+            return Err(UError::new(1, message));
         }
     };
     let controls = match parse_patterns(&operands[1..], io) {
         Ok(c) => c,
-        Err(()) => return 1,
+        Err(()) => return Ok(1),
     };
     let input = &operands[0];
     let mut data = Vec::new();
@@ -152,12 +144,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         File::open(bytes_os(input)).and_then(|mut f| f.read_to_end(&mut data)).map(|_| ())
     };
     if let Err(e) = read {
-        io.error(format!("cannot open {} for reading: {}", quote(&bytes_os(input)), strerror(&e)));
-        return 1;
+        return Err(UError::new(1, format!("cannot open {} for reading: {}", quote(&bytes_os(input)), strerror(&e))));
     }
     let lines: Vec<&[u8]> = data.split_inclusive(|c| *c == b'\n').collect();
     let mut splitter = Splitter { io, lines, first_available: 1, current_line: 0, naming, files_created: 0, output: None, bytes_written: 0, keep, quiet, elide, suppress_matched: suppress };
-    match splitter.split(&controls) {
+    Ok(match splitter.split(&controls) {
         Ok(()) | Err(Stop::Done) => 0,
         Err(Stop::Fatal) => {
             splitter.close_output();
@@ -168,7 +159,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             splitter.io.error(message);
             1
         }
-    }
+    })
 }
 
 /// PREFIX plus `-b FORMAT` (one %d/%i/%u/%o/%x/%X) or `%0<digits>d`.

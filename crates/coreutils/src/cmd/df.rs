@@ -8,9 +8,8 @@ use std::path::{Path, PathBuf};
 use common::args::{self, Command};
 use common::fsops::{fs_usage, FsUsage};
 use common::human::human_size;
-use common::UError;
 use common::io::quote;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("all", 'a', "all"),

@@ -3,41 +3,30 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
-use common::{Io, OptSpec};
+use common::args::{os_bytes, Parsed};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("zero", 'z', "zero"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const HELP: &str = "Usage: {name} [OPTION] NAME...\nOutput each NAME with its last non-slash component and trailing slashes\nremoved; if NAME contains no /'s, output '.' (meaning the current directory).\n\n  -z, --zero     end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const DIRNAME: Command = Command::new("dirname", SPEC, HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut terminator = b'\n';
     let mut names: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
+    DIRNAME.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "zero", .. } => terminator = 0,
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {} [OPTION] NAME...\nOutput each NAME with its last non-slash component and trailing slashes\nremoved; if NAME contains no /'s, output '.' (meaning the current directory).\n\n  -z, --zero     end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("dirname").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(name) => names.push(name),
         }
-    }
+        Ok(())
+    })?;
     if names.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     let mut out = Vec::new();
     for name in &names {
@@ -45,7 +34,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         out.push(terminator);
     }
     let _ = io.out(&out);
-    0
+    Ok(0)
 }
 
 /// gnulib's dir_name: drop trailing slashes, the last component, then the slashes before it.

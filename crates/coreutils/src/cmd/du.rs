@@ -5,13 +5,12 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{Command, bytes_os, os_bytes};
+use common::args::{bytes_os, os_bytes, Command};
 use common::fnmatch::{fnmatch, FnFlags};
 use common::human::human_size;
-use common::UError;
 use common::io::quote;
 use common::targets::join;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("null", '0', "null"),

@@ -7,9 +7,9 @@
 use std::ffi::OsString;
 use std::io::ErrorKind;
 
-use common::args::{bytes_os, os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{bytes_os, os_bytes, HasArg, Order, Parsed};
 use common::io::quote;
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("ignore-environment", 'i', "ignore-environment"),
@@ -22,23 +22,19 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("ignore-signal", "ignore-signal", HasArg::Optional),
     OptSpec::long("block-signal", "block-signal", HasArg::Optional),
     OptSpec::long("list-signal-handling", "list-signal-handling", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const ENV: Command = Command { usage_status: CANCELED, order: Order::RequireOrder, ..Command::new("env", SPEC, HELP) };
 
 const CANCELED: i32 = 125;
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let args = match expand_split_strings(&args[1..]) {
         Ok(a) => a,
         Err(message) => {
             io.error(message);
-            return CANCELED;
+            return Ok(CANCELED);
         }
-    };
-    let parsed = match parse(&args, SPEC, Order::RequireOrder) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, CANCELED),
     };
     let mut ignore = false;
     let mut terminator = b'\n';
@@ -46,29 +42,21 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut chdir: Option<OsString> = None;
     let mut debug = false;
     let mut operands: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
+    ENV.options_after_name(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "ignore-environment", .. } => ignore = true,
             Parsed::Opt { id: "null", .. } => terminator = 0,
             Parsed::Opt { id: "unset", value } => unset.extend(value),
             Parsed::Opt { id: "chdir", value } => chdir = value,
             Parsed::Opt { id: "debug", .. } => debug = true,
             Parsed::Opt { id: "split-string", .. } => {}
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(help(&io.name).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("env").as_bytes());
-                return 0;
-            }
             Parsed::Opt { id, .. } => {
-                io.error(format!("option not supported in the sandbox: --{}", id));
-                return CANCELED;
+                return Err(UError::new(CANCELED, format!("option not supported in the sandbox: --{}", id)));
             }
             Parsed::Operand(o) => operands.push(o),
         }
-    }
+        Ok(())
+    })?;
     if operands.first().map_or(false, |o| os_bytes(o) == b"-") {
         ignore = true;
         operands.remove(0);
@@ -85,7 +73,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         let name = os_bytes(name);
         if name.is_empty() || name.contains(&b'=') {
             io.error(format!("cannot unset {}: Invalid argument", quote(&bytes_os(name))));
-            return CANCELED;
+            return Ok(CANCELED);
         }
         if debug {
             let _ = writeln!(io.stderr, "unset:    {}", String::from_utf8_lossy(name));
@@ -114,9 +102,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let command = &operands[command_start..];
     if command.is_empty() {
         if chdir.is_some() {
-            io.error("must specify command with --chdir (-C)");
-            io.try_help();
-            return CANCELED;
+            return Err(UError::usage(CANCELED, "must specify command with --chdir (-C)"));
         }
         let mut out = Vec::new();
         for (key, value) in &env {
@@ -126,17 +112,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             out.push(terminator);
         }
         let _ = io.out(&out);
-        return 0;
+        return Ok(0);
     }
     if terminator == 0 {
-        io.error("cannot specify --null (-0) with command");
-        io.try_help();
-        return CANCELED;
+        return Err(UError::usage(CANCELED, "cannot specify --null (-0) with command"));
     }
     if let Some(dir) = &chdir {
         if let Err(e) = change_dir(dir) {
             io.error(format!("cannot change directory to {}: {}", quote(dir), common::strerror(&e)));
-            return CANCELED;
+            return Ok(CANCELED);
         }
     }
     if debug {
@@ -155,7 +139,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         })
         .collect();
     let _ = io.stdout.flush();
-    match common::process::run_and_wait_env(command, &env_list) {
+    Ok(match common::process::run_and_wait_env(command, &env_list) {
         Ok(status) => status,
         Err(e) => {
             io.error(format!("{}: {}", quote(&command[0]), common::strerror(&e)));
@@ -165,7 +149,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 126
             }
         }
-    }
+    })
 }
 
 fn change_dir(dir: &OsString) -> std::io::Result<()> {
@@ -324,9 +308,4 @@ fn finish(mut words: Vec<Vec<u8>>, word: Vec<u8>, in_word: bool) -> Vec<Vec<u8>>
     words
 }
 
-fn help(name: &str) -> String {
-    format!(
-        "Usage: {} [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]\nSet each NAME to VALUE in the environment and run COMMAND.\n\nMandatory arguments to long options are mandatory for short options too.\n  -i, --ignore-environment  start with an empty environment\n  -0, --null           end each output line with NUL, not newline\n  -u, --unset=NAME     remove variable from the environment\n  -C, --chdir=DIR      change working directory to DIR\n  -S, --split-string=S  process and split S into separate arguments;\n                        used to pass multiple arguments on shebang lines\n  -v, --debug          print verbose information for each processing step\n      --help        display this help and exit\n      --version     output version information and exit\n\nA mere - implies -i.  If no COMMAND, print the resulting environment.\n",
-        name
-    )
-}
+const HELP: &str = "Usage: {name} [OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]\nSet each NAME to VALUE in the environment and run COMMAND.\n\nMandatory arguments to long options are mandatory for short options too.\n  -i, --ignore-environment  start with an empty environment\n  -0, --null           end each output line with NUL, not newline\n  -u, --unset=NAME     remove variable from the environment\n  -C, --chdir=DIR      change working directory to DIR\n  -S, --split-string=S  process and split S into separate arguments;\n                        used to pass multiple arguments on shebang lines\n  -v, --debug          print verbose information for each processing step\n      --help        display this help and exit\n      --version     output version information and exit\n\nA mere - implies -i.  If no COMMAND, print the resulting environment.\n";

@@ -4,53 +4,42 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{os_bytes, HasArg, Parsed};
 use common::tabstops::{pump, take_obsolete, Failure, TabStops};
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("initial", 'i', "initial"),
     OptSpec::both("tabs", 't', "tabs", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
 
-pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
+const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert tabs in each FILE to spaces, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -i, --initial    do not convert tabs after non blanks\n  -t, --tabs=N     have tabs N characters apart, not 8\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const EXPAND: Command = Command::new("expand", SPEC, HELP);
+
+pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let obsolete = take_obsolete(&mut args);
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
     let mut stops = TabStops::default();
     for s in obsolete {
         stops.add(s);
     }
     let mut initial = false;
     let mut files: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
+    EXPAND.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "initial", .. } => initial = true,
             Parsed::Opt { id: "tabs", value } => {
                 if let Err(message) = stops.parse(os_bytes(&value.unwrap_or_default())) {
-                    io.error(message);
-                    return 1;
+                    return Err(UError::new(1, message));
                 }
             }
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {} [OPTION]... [FILE]...\nConvert tabs in each FILE to spaces, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -i, --initial    do not convert tabs after non blanks\n  -t, --tabs=N     have tabs N characters apart, not 8\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("expand").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if let Err(message) = stops.finish() {
-        io.error(message);
-        return 1;
+        return Err(UError::new(1, message));
     }
     if files.is_empty() {
         files.push(OsString::from("-"));
@@ -76,11 +65,11 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
                 io.error(common::io::describe(file, &e));
                 status = 1;
             }
-            Err(Failure::Write) => return status,
+            Err(Failure::Write) => return Ok(status),
         }
     }
     let _ = io.out(&out);
-    status
+    Ok(status)
 }
 
 struct State {

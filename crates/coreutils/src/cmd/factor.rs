@@ -8,32 +8,25 @@ use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
 
-use common::args::{bytes_os, os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{bytes_os, os_bytes, Parsed};
 use common::io::quote;
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
-const SPEC: &[OptSpec] = &[OptSpec::long("help", "help", HasArg::No), OptSpec::long("version", "version", HasArg::No)];
+const SPEC: &[OptSpec] = &[];
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const HELP: &str = "Usage: {name} [NUMBER]...\n  or:  {name} OPTION\nPrint the prime factors of each specified integer NUMBER.  If none\nare specified on the command line, read them from standard input.\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const FACTOR: Command = Command::new("factor", SPEC, HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut numbers: Vec<Vec<u8>> = Vec::new();
-    for item in parsed {
-        match item {
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {0} [NUMBER]...\n  or:  {0} OPTION\nPrint the prime factors of each specified integer NUMBER.  If none\nare specified on the command line, read them from standard input.\n\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("factor").as_bytes());
-                return 0;
-            }
+    FACTOR.options(&args, io, &mut |_, p| {
+        match p {
+            Parsed::Opt { .. } => {}
             Parsed::Operand(n) => numbers.push(os_bytes(&n).to_vec()),
         }
-    }
+        Ok(())
+    })?;
     let mut status = 0;
     if !numbers.is_empty() {
         for n in &numbers {
@@ -41,7 +34,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 status = 1;
             }
         }
-        return status;
+        return Ok(status);
     }
     let mut line = Vec::new();
     loop {
@@ -50,8 +43,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Ok(0) => break,
             Ok(_) => {}
             Err(e) => {
-                io.error(common::strerror(&e));
-                return 1;
+                return Err(UError::new(1, common::strerror(&e)));
             }
         }
         let words: Vec<Vec<u8>> = line.split(|c| c.is_ascii_whitespace()).filter(|w| !w.is_empty()).map(|w| w.to_vec()).collect();
@@ -61,7 +53,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
         }
     }
-    status
+    Ok(status)
 }
 
 /// Prints `N: factors` for one word; false (after a message) when it is not a number.

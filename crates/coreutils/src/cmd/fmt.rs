@@ -12,8 +12,8 @@ mod para;
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
-use common::{Io, OptSpec};
+use common::args::{os_bytes, HasArg, Parsed};
+use common::{Command, Io, OptSpec, UError};
 
 use para::{Formatter, Options};
 
@@ -25,9 +25,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::both("uniform", 'u', "uniform-spacing", HasArg::No),
     OptSpec::both("width", 'w', "width", HasArg::Required),
     OptSpec::both("goal", 'g', "goal", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const FMT: Command = Command::new("fmt", SPEC, HELP);
 
 const MAX_WIDTH: usize = 2500;
 
@@ -35,7 +35,7 @@ fn q(text: &str) -> String {
     format!("\u{2018}{}\u{2019}", text)
 }
 
-pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut width_text: Option<String> = None;
     // The old `-WIDTH` form, only as the first argument.
     if let Some(first) = args.get(1).map(|a| os_bytes(a).to_vec()) {
@@ -44,23 +44,11 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
             args.remove(1);
         }
     }
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
     let mut options = Options::default();
     let mut goal_text: Option<String> = None;
     let mut files = Vec::new();
-    for item in parsed {
-        match item {
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(help(&io.name).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("fmt").as_bytes());
-                return 0;
-            }
+    FMT.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id, value } => {
                 let v = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
                 match id {
@@ -75,14 +63,14 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
             }
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     options.max_width = 75;
     if let Some(w) = &width_text {
         match w.parse::<usize>() {
             Ok(n) if n <= MAX_WIDTH => options.max_width = n,
             parsed => {
-                io.error(format!("invalid width: {}{}", q(w), range_note(&parsed)));
-                return 1;
+                return Err(UError::new(1, format!("invalid width: {}{}", q(w), range_note(&parsed))));
             }
         }
     }
@@ -95,8 +83,7 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
                 n
             }
             parsed => {
-                io.error(format!("invalid width: {}{}", q(g), range_note(&parsed)));
-                return 1;
+                return Err(UError::new(1, format!("invalid width: {}{}", q(g), range_note(&parsed))));
             }
         },
         None => options.max_width * 187 / 200,
@@ -123,13 +110,13 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
         };
         if let Err(e) = result {
             if common::error::is_broken_pipe(&e) {
-                return status;
+                return Ok(status);
             }
             io.error(format!("{}: {}", file.to_string_lossy(), common::strerror(&e)));
             status = 1;
         }
     }
-    status
+    Ok(status)
 }
 
 /// GNU adds strerror(ERANGE) when a number parsed but is too large.
@@ -141,9 +128,7 @@ fn range_note<E>(parsed: &Result<usize, E>) -> &'static str {
     }
 }
 
-fn help(name: &str) -> String {
-    format!(
-        "Usage: {} [-WIDTH] [OPTION]... [FILE]...\nReformat each paragraph in the FILE(s), writing to standard output.\nThe option -WIDTH is an abbreviated form of --width=DIGITS.\n\n\
+const HELP: &str = "Usage: {name} [-WIDTH] [OPTION]... [FILE]...\nReformat each paragraph in the FILE(s), writing to standard output.\nThe option -WIDTH is an abbreviated form of --width=DIGITS.\n\n\
 Mandatory arguments to long options are mandatory for short options too.\n\
   -c, --crown-margin        preserve indentation of first two lines\n\
   -p, --prefix=STRING       reformat only lines beginning with STRING,\n\
@@ -155,7 +140,4 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -g, --goal=WIDTH          goal width (default of 93% of width)\n\
       --help        display this help and exit\n\
       --version     output version information and exit\n\n\
-With no FILE, or when FILE is -, read standard input.\n",
-        name
-    )
-}
+With no FILE, or when FILE is -, read standard input.\n";

@@ -6,7 +6,7 @@ use std::io::{self, BufRead, Write};
 
 use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
-use common::size::{parse_size, SizeError, HEAD_SUFFIXES};
+use common::size::{parse_size, HEAD_SUFFIXES, SizeError};
 use common::{strerror, Io, UError};
 
 const SPEC: &[OptSpec] = &[

@@ -4,10 +4,10 @@
 
 use std::ffi::OsString;
 
-use common::args::{parse, HasArg, Order, Parsed};
+use common::args::{HasArg, Parsed};
 use common::identity::{self, Account};
 use common::io::quote;
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::short("ignored", 'a', HasArg::No),
@@ -18,9 +18,11 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("real", 'r', "real"),
     OptSpec::flag("user", 'u', "user"),
     OptSpec::flag("zero", 'z', "zero"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const HELP: &str = "Usage: {name} [OPTION]... [USER]...\nPrint user and group information for each specified USER,\nor (when USER omitted) for the current process.\n\n  -a             ignore, for compatibility with other versions\n  -Z, --context  print only the security context of the process\n  -g, --group    print only the effective group ID\n  -G, --groups   print all group IDs\n  -n, --name     print a name instead of a number, for -ugG\n  -r, --real     print the real ID instead of the effective ID, with -ugG\n  -u, --user     print only the effective user ID\n  -z, --zero     delimit entries with NUL characters, not whitespace;\n                   not permitted in default format\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const ID: Command = Command::new("id", SPEC, HELP);
 
 /// What to print about one user.
 struct Subject {
@@ -31,15 +33,11 @@ struct Subject {
     groups: Vec<u32>,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut user, mut group, mut groups, mut name, mut real, mut zero, mut context) = (false, false, false, false, false, false, false);
     let mut users: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
+    ID.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "user", .. } => user = true,
             Parsed::Opt { id: "group", .. } => group = true,
             Parsed::Opt { id: "groups", .. } => groups = true,
@@ -47,35 +45,23 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "real", .. } => real = true,
             Parsed::Opt { id: "zero", .. } => zero = true,
             Parsed::Opt { id: "context", .. } => context = true,
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {} [OPTION]... [USER]...\nPrint user and group information for each specified USER,\nor (when USER omitted) for the current process.\n\n  -a             ignore, for compatibility with other versions\n  -Z, --context  print only the security context of the process\n  -g, --group    print only the effective group ID\n  -G, --groups   print all group IDs\n  -n, --name     print a name instead of a number, for -ugG\n  -r, --real     print the real ID instead of the effective ID, with -ugG\n  -u, --user     print only the effective user ID\n  -z, --zero     delimit entries with NUL characters, not whitespace;\n                   not permitted in default format\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("id").as_bytes());
-                return 0;
-            }
             Parsed::Opt { .. } => {}
             Parsed::Operand(u) => users.push(u),
         }
-    }
+        Ok(())
+    })?;
     if context {
-        io.error("--context (-Z) works only on an SELinux-enabled kernel");
-        return 1;
+        return Err(UError::new(1, "--context (-Z) works only on an SELinux-enabled kernel"));
     }
     if (user as u8 + group as u8 + groups as u8) > 1 {
-        io.error("cannot print \"only\" of more than one choice");
-        return 1;
+        return Err(UError::new(1, "cannot print \"only\" of more than one choice"));
     }
     let default_format = !(user || group || groups);
     if default_format && (name || real) {
-        io.error("cannot print only names or real IDs in default format");
-        return 1;
+        return Err(UError::new(1, "cannot print only names or real IDs in default format"));
     }
     if default_format && zero {
-        io.error("option --zero not permitted in default format");
-        return 1;
+        return Err(UError::new(1, "option --zero not permitted in default format"));
     }
     let mut subjects: Vec<Option<Subject>> = Vec::new();
     let mut status = 0;
@@ -138,7 +124,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
     }
     let _ = io.out(&out);
-    status
+    Ok(status)
 }
 
 /// A user by name, or by number when no user has that name.

@@ -7,12 +7,11 @@ use std::path::{Path, PathBuf};
 
 use common::args::Command;
 use common::fsops::{set_times, SetTime};
-use common::UError;
 use common::io::quote;
 use common::modes::ModeChange;
 use common::targets::plan;
 use common::timefmt::split_ns;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::long("backup", "backup", HasArg::Optional),

@@ -6,10 +6,9 @@ use std::path::{Path, PathBuf};
 
 use common::args::Command;
 use common::canon::{canonicalize, relative_to, Missing};
-use common::UError;
 use common::io::quote;
 use common::targets::plan;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::long("backup", "backup", HasArg::Optional),

@@ -8,9 +8,9 @@ mod check;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead};
 
-use common::args::{self, os_bytes, HasArg, OptSpec, Order, Parsed};
+use common::args::{os_bytes, HasArg, OptSpec, Parsed};
 use common::io::open_input;
-use common::{strerror, Io};
+use common::{strerror, Command, Io, UError};
 use sha2::digest::DynDigest;
 
 /// Every algorithm `cksum -a` knows; the first three are cksum's and sum's own checksums.
@@ -152,7 +152,7 @@ pub fn format_line(opts: &Opts, hex: &str, name: &[u8]) -> Vec<u8> {
     line
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     run_digest(args, io, Algo::Md5)
 }
 
@@ -167,16 +167,12 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("status", "status", HasArg::No),
     OptSpec::long("strict", "strict", HasArg::No),
     OptSpec::flag("warn", 'w', "warn"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
 
 /// The entry point of md5sum and the sha*sum commands.
-pub fn run_digest(args: Vec<OsString>, io: &mut Io, algo: Algo) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run_digest(args: Vec<OsString>, io: &mut Io, algo: Algo) -> Result<i32, UError> {
+    let help = help_text(&io.name, algo);
+    let parsed = Command::new("", SPEC, &help).parse(&args, io)?;
     let mut opts = Opts { algo, binary: false, tag: false, zero: false, check: false, quiet: false, status: false, strict: false, warn: false, ignore_missing: false, cksum_any_algo: false };
     let mut mode: Option<bool> = None;
     let mut files = Vec::new();
@@ -193,32 +189,25 @@ pub fn run_digest(args: Vec<OsString>, io: &mut Io, algo: Algo) -> i32 {
                 "status" => opts.status = true,
                 "strict" => opts.strict = true,
                 "warn" => opts.warn = true,
-                "help" => {
-                    let _ = io.out(help_text(&io.name, algo).as_bytes());
-                    return 0;
-                }
-                _ => {
-                    let _ = io.out(common::version_text(&io.name).as_bytes());
-                    return 0;
-                }
+                _ => {}
             },
             Parsed::Operand(f) => files.push(f),
         }
     }
     if opts.tag && mode == Some(false) {
-        return usage(io, "--tag does not support --text mode");
+        return Ok(usage(io, "--tag does not support --text mode"));
     }
     if opts.tag && opts.check {
-        return usage(io, "the --tag option is meaningless when verifying checksums");
+        return Ok(usage(io, "the --tag option is meaningless when verifying checksums"));
     }
     if mode.is_some() && opts.check {
-        return usage(io, "the --binary and --text options are meaningless when verifying checksums");
+        return Ok(usage(io, "the --binary and --text options are meaningless when verifying checksums"));
     }
     opts.binary = mode == Some(true);
     if let Some(message) = check_only_options(&opts) {
-        return usage(io, &message);
+        return Ok(usage(io, &message));
     }
-    run_files(io, &opts, files)
+    Ok(run_files(io, &opts, files))
 }
 
 /// The `--quiet`-style options that make sense only with -c.

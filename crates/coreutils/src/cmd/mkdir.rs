@@ -5,10 +5,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use common::args::Command;
-use common::UError;
 use common::io::quote;
 use common::modes::ModeChange;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("mode", 'm', "mode", HasArg::Required),

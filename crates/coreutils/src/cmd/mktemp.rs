@@ -7,10 +7,9 @@ use std::hash::{BuildHasher, Hasher};
 use std::io;
 use std::path::PathBuf;
 
-use common::args::{Command, bytes_os, os_bytes};
-use common::UError;
+use common::args::{bytes_os, os_bytes, Command};
 use common::io::quote;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("directory", 'd', "directory"),

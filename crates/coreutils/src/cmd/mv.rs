@@ -6,10 +6,9 @@ use std::path::Path;
 
 use common::args::Command;
 use common::canon::{canonicalize, Missing};
-use common::UError;
 use common::io::quote;
 use common::targets::plan;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::long("backup", "backup", HasArg::Optional),

@@ -4,53 +4,41 @@
 
 use std::ffi::OsString;
 
-use common::args::{parse, HasArg, Order, Parsed};
+use common::args::{HasArg, Parsed};
 use common::io::quote;
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::long("all", "all", HasArg::No),
     OptSpec::long("ignore", "ignore", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const HELP: &str = "Usage: {name} [OPTION]...\nPrint the number of processing units available to the current process,\nwhich may be less than the number of online processors\n\n      --all      print the number of installed processors\n      --ignore=N  if possible, exclude N processing units\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const NPROC: Command = Command::new("nproc", SPEC, HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut all = false;
     let mut ignore: u64 = 0;
-    for item in parsed {
-        match item {
+    NPROC.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "all", .. } => all = true,
             Parsed::Opt { id: "ignore", value } => {
                 let text = value.unwrap_or_default();
                 match text.to_str().and_then(|t| t.trim_start().parse::<u64>().ok()) {
                     Some(n) => ignore = n,
                     None => {
-                        io.error(format!("invalid number: {}", quote(&text)));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid number: {}", quote(&text))));
                     }
                 }
             }
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {} [OPTION]...\nPrint the number of processing units available to the current process,\nwhich may be less than the number of online processors\n\n      --all      print the number of installed processors\n      --ignore=N  if possible, exclude N processing units\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("nproc").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(extra) => {
-                io.error(format!("extra operand {}", quote(&extra)));
-                io.try_help();
-                return 1;
+                return Err(UError::usage(1, format!("extra operand {}", quote(&extra))));
             }
         }
-    }
+        Ok(())
+    })?;
     let mut count = processors();
     if !all {
         if let Some(n) = omp_value("OMP_NUM_THREADS") {
@@ -62,7 +50,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     }
     let count = if count > ignore { count - ignore } else { 1 };
     let _ = io.out(format!("{}\n", count).as_bytes());
-    0
+    Ok(0)
 }
 
 fn processors() -> u64 {

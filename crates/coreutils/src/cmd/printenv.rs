@@ -3,37 +3,28 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
-use common::{Io, OptSpec};
+use common::args::{os_bytes, Order, Parsed};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("null", '0', "null"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 2),
-    };
+const HELP: &str = "Usage: {name} [OPTION]... [VARIABLE]...\nPrint the values of the specified environment VARIABLE(s).\nIf no VARIABLE is specified, print name and value pairs for them all.\n\n  -0, --null     end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const PRINTENV: Command = Command { usage_status: 2, order: Order::Permute, ..Command::new("printenv", SPEC, HELP) };
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut terminator = b'\n';
     let mut names: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
+    PRINTENV.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "null", .. } => terminator = 0,
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {} [OPTION]... [VARIABLE]...\nPrint the values of the specified environment VARIABLE(s).\nIf no VARIABLE is specified, print name and value pairs for them all.\n\n  -0, --null     end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("printenv").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(name) => names.push(name),
         }
-    }
+        Ok(())
+    })?;
     let mut out = Vec::new();
     let mut status = 0;
     if names.is_empty() {
@@ -55,5 +46,5 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
     }
     let _ = io.out(&out);
-    status
+    Ok(status)
 }

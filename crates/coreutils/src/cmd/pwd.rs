@@ -5,39 +5,30 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
-use common::{strerror, Io, OptSpec};
+use common::args::{os_bytes, HasArg, Parsed};
+use common::{strerror, Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("logical", 'L', "logical", HasArg::No),
     OptSpec::both("physical", 'P', "physical", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const HELP: &str = "Usage: {name} [OPTION]...\nPrint the full filename of the current working directory.\n\n  -L, --logical   use PWD from environment, even if it contains symlinks\n  -P, --physical  avoid all symlinks\n      --help        display this help and exit\n      --version     output version information and exit\n\nIf no option is specified, -P is assumed.\n";
+
+const PWD: Command = Command::new("pwd", SPEC, HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut logical = std::env::var_os("POSIXLY_CORRECT").is_some();
     let mut operands = false;
-    for item in parsed {
-        match item {
+    PWD.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "logical", .. } => logical = true,
             Parsed::Opt { id: "physical", .. } => logical = false,
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {} [OPTION]...\nPrint the full filename of the current working directory.\n\n  -L, --logical   use PWD from environment, even if it contains symlinks\n  -P, --physical  avoid all symlinks\n      --help        display this help and exit\n      --version     output version information and exit\n\nIf no option is specified, -P is assumed.\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("pwd").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(_) => operands = true,
         }
-    }
+        Ok(())
+    })?;
     if operands {
         io.error("ignoring non-option arguments");
     }
@@ -48,17 +39,16 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         None => match std::env::current_dir().and_then(|d| common::canon::canonicalize(&d, common::canon::Missing::Forbid, true)) {
             Ok(d) => d.into_os_string(),
             Err(e) => {
-                io.error(format!("error reading current directory: {}", strerror(&e)));
-                return 1;
+                return Err(UError::new(1, format!("error reading current directory: {}", strerror(&e))));
             }
         },
     };
     let mut line = os_bytes(&dir).to_vec();
     line.push(b'\n');
     if io.out(&line).is_err() {
-        return 1;
+        return Ok(1);
     }
-    0
+    Ok(0)
 }
 
 /// Whether `path` is absolute, free of `.`/`..` components, and the same directory as `.`.

@@ -3,7 +3,7 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{Command, os_bytes};
+use common::args::{os_bytes, Command};
 use common::canon::{canonicalize, Missing};
 use common::{strerror, Io, OptSpec, Parsed, UError};
 

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use common::args::{Command, os_bytes};
+use common::args::{os_bytes, Command};
 use common::canon::{canonicalize, relative_to, Missing};
 use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 

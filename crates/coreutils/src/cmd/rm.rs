@@ -4,11 +4,10 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{Command, os_bytes};
-use common::UError;
+use common::args::{os_bytes, Command};
 use common::io::quote;
 use common::targets::{base_name, join};
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("dir", 'd', "dir"),

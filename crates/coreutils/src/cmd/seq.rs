@@ -6,19 +6,19 @@
 
 use std::ffi::OsString;
 
-use common::args::{bytes_os, os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{bytes_os, os_bytes, HasArg, Order, Parsed};
 use common::cformat::{self, Spec};
 use common::cnum;
 use common::io::quote;
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("format", 'f', "format", HasArg::Required),
     OptSpec::both("separator", 's', "separator", HasArg::Required),
     OptSpec::flag("equal-width", 'w', "equal-width"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const SEQ: Command = Command { usage_status: 1, order: Order::RequireOrder, ..Command::new("seq", SPEC, HELP) };
 
 /// A command-line number with the width and precision it would print with.
 #[derive(Clone, Copy)]
@@ -36,7 +36,7 @@ struct Format {
     suffix: Vec<u8>,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     // Options end at the first operand; `-1` or `-.5` is an operand, not an option.
     let mut split = args.len();
     let mut i = 1;
@@ -56,71 +56,50 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         i += 1;
     }
     let split = split.min(args.len());
-    let parsed = match parse(&args[1..split], SPEC, Order::RequireOrder) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
     let mut format: Option<Vec<u8>> = None;
     let mut separator = b"\n".to_vec();
     let mut equal_width = false;
     let mut operands: Vec<Vec<u8>> = Vec::new();
-    for item in parsed {
-        match item {
+    SEQ.options_after_name(&args[1..split], io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "format", value } => format = value.map(|v| os_bytes(&v).to_vec()),
             Parsed::Opt { id: "separator", value } => separator = value.map(|v| os_bytes(&v).to_vec()).unwrap_or_default(),
             Parsed::Opt { id: "equal-width", .. } => equal_width = true,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(help(&io.name).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("seq").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(o) => operands.push(os_bytes(&o).to_vec()),
         }
-    }
+        Ok(())
+    })?;
     operands.extend(args[split..].iter().map(|a| os_bytes(a).to_vec()));
     if operands.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     if operands.len() > 3 {
-        io.error(format!("extra operand {}", quote(&bytes_os(&operands[3]))));
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, format!("extra operand {}", quote(&bytes_os(&operands[3])))));
     }
     let user_format = match &format {
         Some(f) => match parse_format(f) {
             Ok(parsed) => Some(parsed),
             Err(message) => {
-                io.error(message);
-                return 1;
+                return Err(UError::new(1, message));
             }
         },
         None => None,
     };
     if user_format.is_some() && equal_width {
-        io.error("format string may not be specified when printing equal width strings");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "format string may not be specified when printing equal width strings"));
     }
     let mut scanned = Vec::new();
     for (n, text) in operands.iter().enumerate() {
         match scan(text) {
             Ok(op) => {
                 if n == 1 && operands.len() == 3 && op.value == 0.0 {
-                    io.error(format!("invalid Zero increment value: {}", quote(&bytes_os(text))));
-                    io.try_help();
-                    return 1;
+                    return Err(UError::usage(1, format!("invalid Zero increment value: {}", quote(&bytes_os(text)))));
                 }
                 scanned.push(op)
             }
             Err(message) => {
-                io.error(message);
-                io.try_help();
-                return 1;
+                return Err(UError::usage(1, message));
             }
         }
     }
@@ -140,17 +119,17 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             (Some(_), n) if all_digits(&operands[n - 1]) => Some(String::from_utf8_lossy(&operands[n - 1]).into_owned()),
             _ => end,
         };
-        return out.fast(&start, end.as_deref(), step.value as u32, &separator);
+        return Ok(out.fast(&start, end.as_deref(), step.value as u32, &separator));
     }
     if integers && user_format.is_none() && [first.value, step.value, last.value].iter().all(|v| v.is_finite() && v.abs() < 1e30) {
         let width = if equal_width { equal_width_of(first, step, last).0 } else { 0 };
-        return out.integers(first.value as i128, step.value as i128, last.value as i128, width, &separator);
+        return Ok(out.integers(first.value as i128, step.value as i128, last.value as i128, width, &separator));
     }
     let format = match user_format {
         Some(f) => f,
         None => default_format(first, step, last, equal_width),
     };
-    out.floats(&format, first.value, step.value, last.value, &separator)
+    Ok(out.floats(&format, first.value, step.value, last.value, &separator))
 }
 
 struct Output<'a, 'io> {
@@ -447,6 +426,4 @@ fn parse_format(format: &[u8]) -> Result<Format, String> {
     Ok(Format { prefix, spec, suffix })
 }
 
-fn help(name: &str) -> String {
-    format!("Usage: {0} [OPTION]... LAST\n  or:  {0} [OPTION]... FIRST LAST\n  or:  {0} [OPTION]... FIRST INCREMENT LAST\nPrint numbers from FIRST to LAST, in steps of INCREMENT.\n\nMandatory arguments to long options are mandatory for short options too.\n  -f, --format=FORMAT      use printf style floating-point FORMAT\n  -s, --separator=STRING   use STRING to separate numbers (default: \\n)\n  -w, --equal-width        equalize width by padding with leading zeroes\n      --help        display this help and exit\n      --version     output version information and exit\n", name)
-}
+const HELP: &str = "Usage: {name} [OPTION]... LAST\n  or:  {name} [OPTION]... FIRST LAST\n  or:  {name} [OPTION]... FIRST INCREMENT LAST\nPrint numbers from FIRST to LAST, in steps of INCREMENT.\n\nMandatory arguments to long options are mandatory for short options too.\n  -f, --format=FORMAT      use printf style floating-point FORMAT\n  -s, --separator=STRING   use STRING to separate numbers (default: \\n)\n  -w, --equal-width        equalize width by padding with leading zeroes\n      --help        display this help and exit\n      --version     output version information and exit\n";

@@ -8,9 +8,9 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 
-use common::args::{bytes_os, os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{bytes_os, os_bytes, HasArg, Parsed};
 use common::io::quote;
-use common::{strerror, Io, OptSpec};
+use common::{strerror, Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("echo", 'e', "echo"),
@@ -20,9 +20,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("random-source", "random-source", HasArg::Required),
     OptSpec::flag("repeat", 'r', "repeat"),
     OptSpec::flag("zero-terminated", 'z', "zero-terminated"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const SHUF: Command = Command::new("shuf", SPEC, HELP);
 
 /// Input bigger than this (or of unknown size) is sampled with a reservoir under -n.
 const RESERVOIR_MIN_INPUT: u64 = 8 * 1024 * 1024;
@@ -129,11 +129,7 @@ fn randperm_bound(h: usize, n: usize) -> u64 {
     (lg * h as u64 + 7) / 8
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut echo, mut repeat) = (false, false);
     let mut range: Option<(u64, u64)> = None;
     let mut head: Option<u64> = None;
@@ -141,22 +137,20 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut random_source: Option<OsString> = None;
     let mut eol = b'\n';
     let mut operands: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
+    SHUF.options(&args, io, &mut |io, p| {
+        match p {
             Parsed::Opt { id: "echo", .. } => echo = true,
             Parsed::Opt { id: "repeat", .. } => repeat = true,
             Parsed::Opt { id: "zero-terminated", .. } => eol = 0,
             Parsed::Opt { id: "input-range", value } => {
                 let text = value.unwrap_or_default();
                 if range.is_some() {
-                    io.error("multiple -i options specified");
-                    return 1;
+                    return Err(UError::new(1, "multiple -i options specified"));
                 }
                 match parse_range(&text.to_string_lossy()) {
                     Some(r) => range = Some(r),
                     None => {
-                        io.error(format!("invalid input range: {}", quote(&text)));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid input range: {}", quote(&text))));
                     }
                 }
             }
@@ -166,43 +160,35 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 match count {
                     Some(n) => head = Some(head.map_or(n, |h| h.min(n))),
                     None => {
-                        io.error(format!("invalid line count: {}", quote(&OsString::from(&text))));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid line count: {}", quote(&OsString::from(&text)))));
                     }
                 }
             }
             Parsed::Opt { id: "output", value } => output = value,
             Parsed::Opt { id: "random-source", value } => {
                 if random_source.is_some() && random_source != value {
-                    io.error("multiple random sources specified");
-                    return 1;
+                    return Err(UError::new(1, "multiple random sources specified"));
                 }
                 random_source = value;
             }
             Parsed::Opt { id: "help", .. } => {
                 let _ = io.out(HELP.replace("{}", &io.name).as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("shuf").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(o) => operands.push(o),
         }
-    }
+        Ok(())
+    })?;
     if echo && range.is_some() {
-        io.error("cannot combine -e and -i options");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "cannot combine -e and -i options"));
     }
     if (range.is_some() && !operands.is_empty()) || (range.is_none() && !echo && operands.len() > 1) {
         let extra = &operands[if range.is_some() { 0 } else { 1 }];
-        io.error(format!("extra operand {}", quote(extra)));
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, format!("extra operand {}", quote(extra))));
     }
     let head_lines = head.unwrap_or(u64::MAX);
-    match shuffle(io, echo, repeat, range, head_lines, output, random_source, eol, &operands) {
+    Ok(match shuffle(io, echo, repeat, range, head_lines, output, random_source, eol, &operands) {
         Ok(()) => 0,
         Err(message) => {
             if !message.is_empty() {
@@ -210,7 +196,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
             1
         }
-    }
+    })
 }
 
 /// `LO-HI`.

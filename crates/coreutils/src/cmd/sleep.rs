@@ -5,32 +5,24 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
-use common::args::{parse, HasArg, Order, Parsed};
+use common::args::Parsed;
 use common::duration::parse_duration;
 use common::io::quote;
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
-const SPEC: &[OptSpec] = &[OptSpec::long("help", "help", HasArg::No), OptSpec::long("version", "version", HasArg::No)];
+const SPEC: &[OptSpec] = &[];
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const HELP: &str = "Usage: {name} NUMBER[SUFFIX]...\n  or:  {name} OPTION\nPause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),\n'm' for minutes, 'h' for hours or 'd' for days.  NUMBER need not be an\ninteger.  Given two or more arguments, pause for the amount of time\nspecified by the sum of their values.\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const SLEEP: Command = Command::new("sleep", SPEC, HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut total = 0.0f64;
     let mut count = 0;
     let mut valid = true;
-    for item in parsed {
-        match item {
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {0} NUMBER[SUFFIX]...\n  or:  {0} OPTION\nPause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),\n'm' for minutes, 'h' for hours or 'd' for days.  NUMBER need not be an\ninteger.  Given two or more arguments, pause for the amount of time\nspecified by the sum of their values.\n\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("sleep").as_bytes());
-                return 0;
-            }
+    SLEEP.options(&args, io, &mut |io, p| {
+        match p {
+            Parsed::Opt { .. } => {}
             Parsed::Operand(word) => {
                 count += 1;
                 match word.to_str().and_then(parse_duration) {
@@ -42,18 +34,17 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     if count == 0 {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
+        return Err(UError::usage(1, "missing operand"));
     }
     if !valid {
         io.try_help();
-        return 1;
+        return Ok(1);
     }
     sleep_seconds(total);
-    0
+    Ok(0)
 }
 
 /// Sleeps `seconds` (possibly infinite) in slices bounded by the run's deadline.

@@ -3,14 +3,13 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{Command, os_bytes};
+use common::args::{os_bytes, Command};
 use common::fsext::{Meta, S_IFBLK, S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFREG, S_IFSOCK};
-use common::UError;
 use common::io::quote;
 use common::modes::mode_string;
 use common::timefmt::{local_offset, split_ns, Tm};
 use common::users::Names;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("dereference", 'L', "dereference"),

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io::{self, Write};
 
-use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
 use common::io::open_input;
 use common::regex::{Flags, Flavor, Regex};
 use common::{strerror, Io, UError};

@@ -7,19 +7,21 @@ use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 
-use common::args::{parse, HasArg, Order, Parsed};
+use common::args::{HasArg, Parsed};
 use common::error::is_broken_pipe;
 use common::io::quote;
-use common::{strerror, Io, OptSpec};
+use common::{strerror, Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("append", 'a', "append"),
     OptSpec::flag("ignore-interrupts", 'i', "ignore-interrupts"),
     OptSpec::short("nopipe", 'p', HasArg::No),
     OptSpec::long("output-error", "output-error", HasArg::Optional),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nCopy standard input to each FILE, and also to standard output.\n\n  -a, --append              append to the given FILEs, do not overwrite\n  -i, --ignore-interrupts   ignore interrupt signals\n  -p                        operate in a more appropriate MODE with pipes.\n      --output-error[=MODE]   set behavior on write error.  See MODE below\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const TEE: Command = Command::new("tee", SPEC, HELP);
 
 /// What a write error does (`--output-error`).
 #[derive(Clone, Copy, PartialEq)]
@@ -37,16 +39,12 @@ struct Output {
     file: Option<File>,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut append = false;
     let mut mode = OnError::Default;
     let mut files = Vec::new();
-    for item in parsed {
-        match item {
+    TEE.options(&args, io, &mut |io, p| {
+        match p {
             Parsed::Opt { id: "append", .. } => append = true,
             Parsed::Opt { id: "ignore-interrupts", .. } => {}
             Parsed::Opt { id: "nopipe", .. } => mode = OnError::WarnNoPipe,
@@ -59,23 +57,16 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                             io.error(format!("invalid argument {} for {}", quote(&OsString::from(&v)), quote(&OsString::from("--output-error"))));
                             let _ = io.stderr.write_all(b"Valid arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n  - 'exit-nopipe'\n");
                             io.try_help();
-                            return 1;
+                            return Err(UError::exit(1));
                         }
                     },
                 }
             }
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {} [OPTION]... [FILE]...\nCopy standard input to each FILE, and also to standard output.\n\n  -a, --append              append to the given FILEs, do not overwrite\n  -i, --ignore-interrupts   ignore interrupt signals\n  -p                        operate in a more appropriate MODE with pipes.\n      --output-error[=MODE]   set behavior on write error.  See MODE below\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("tee").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     let mut status = 0;
     let mut outputs: Vec<Output> = Vec::new();
     for path in &files {
@@ -96,8 +87,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
-                io.error(format!("read error: {}", strerror(&e)));
-                return 1;
+                return Err(UError::new(1, format!("read error: {}", strerror(&e))));
             }
         };
         let chunk = &buffer[..n];
@@ -105,13 +95,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             if let Err(e) = io.stdout.write_all(chunk).and_then(|_| io.stdout.flush()) {
                 stdout_open = false;
                 match failure(mode, &e) {
-                    Failure::Quiet => return status,
+                    Failure::Quiet => return Ok(status),
                     Failure::Ignore => {}
                     Failure::Report(exit) => {
                         io.error(format!("standard output: {}", strerror(&e)));
                         status = 1;
                         if exit {
-                            return 1;
+                            return Ok(1);
                         }
                     }
                 }
@@ -125,13 +115,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             if let Err(e) = result {
                 output.file = None;
                 match failure(mode, &e) {
-                    Failure::Quiet => return status,
+                    Failure::Quiet => return Ok(status),
                     Failure::Ignore => {}
                     Failure::Report(exit) => {
                         io.error(format!("{}: {}", output.name, strerror(&e)));
                         status = 1;
                         if exit {
-                            return 1;
+                            return Ok(1);
                         }
                     }
                 }
@@ -141,7 +131,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             break;
         }
     }
-    status
+    Ok(status)
 }
 
 enum Failure {

@@ -7,11 +7,11 @@
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use common::args::{parse, HasArg, Order, Parsed};
+use common::args::{HasArg, Order, Parsed};
 use common::duration::parse_duration;
 use common::io::quote;
 use common::signals::{signal_name, signal_number};
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("signal", 's', "signal", HasArg::Required),
@@ -19,35 +19,29 @@ const SPEC: &[OptSpec] = &[
     OptSpec::long("preserve-status", "preserve-status", HasArg::No),
     OptSpec::long("foreground", "foreground", HasArg::No),
     OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const TIMEOUT: Command = Command { usage_status: CANCELED, order: Order::RequireOrder, ..Command::new("timeout", SPEC, HELP) };
 
 const CANCELED: i32 = 125;
 const TIMED_OUT: i32 = 124;
 const SIGKILL: u32 = 9;
 const SIGCONT: u32 = 18;
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::RequireOrder) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, CANCELED),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut signal = 15u32;
     let mut kill_after: Option<f64> = None;
     let mut preserve = false;
     let mut verbose = false;
     let mut operands: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
+    TIMEOUT.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "signal", value } => {
                 let text = value.unwrap_or_default();
                 match text.to_str().and_then(signal_number) {
                     Some(n) => signal = n,
                     None => {
-                        io.error(format!("{}: invalid signal", quote(&text)));
-                        io.try_help();
-                        return CANCELED;
+                        return Err(UError::usage(CANCELED, format!("{}: invalid signal", quote(&text))));
                     }
                 }
             }
@@ -56,39 +50,29 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 match text.to_str().and_then(parse_duration) {
                     Some(d) => kill_after = Some(d),
                     None => {
-                        io.error(format!("invalid time interval {}", quote(&text)));
-                        io.try_help();
-                        return CANCELED;
+                        return Err(UError::usage(CANCELED, format!("invalid time interval {}", quote(&text))));
                     }
                 }
             }
             Parsed::Opt { id: "preserve-status", .. } => preserve = true,
             Parsed::Opt { id: "foreground", .. } => {}
             Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(help(&io.name).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("timeout").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(o) => operands.push(o),
         }
-    }
+        Ok(())
+    })?;
     if operands.len() < 2 {
         if operands.len() == 1 {
             io.error(format!("missing operand after {}", quote(&operands[0])));
         }
         io.try_help();
-        return CANCELED;
+        return Ok(CANCELED);
     }
     let duration = match operands[0].to_str().and_then(parse_duration) {
         Some(d) => d,
         None => {
-            io.error(format!("invalid time interval {}", quote(&operands[0])));
-            io.try_help();
-            return CANCELED;
+            return Err(UError::usage(CANCELED, format!("invalid time interval {}", quote(&operands[0]))));
         }
     };
     let command = &operands[1..];
@@ -97,7 +81,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         Ok(c) => c,
         Err(e) => {
             io.error(format!("failed to run command {}: {}", quote(&command[0]), common::strerror(&e)));
-            return if e.kind() == std::io::ErrorKind::NotFound { 127 } else { 126 };
+            return Ok(if e.kind() == std::io::ErrorKind::NotFound { 127 } else { 126 });
         }
     };
     let start = Instant::now();
@@ -110,17 +94,17 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         match child.try_wait() {
             Ok(Some(status)) => {
                 if !timed_out {
-                    return status;
+                    return Ok(status);
                 }
                 if killed {
-                    return 128 + SIGKILL as i32;
+                    return Ok(128 + SIGKILL as i32);
                 }
-                return if preserve { status } else { TIMED_OUT };
+                return Ok(if preserve { status } else { TIMED_OUT });
             }
             Ok(None) => {}
             Err(e) => {
                 io.error(format!("error waiting for command: {}", common::strerror(&e)));
-                return CANCELED;
+                return Ok(CANCELED);
             }
         }
         let now = Instant::now();
@@ -162,6 +146,4 @@ fn seconds(value: f64) -> Option<Duration> {
     }
 }
 
-fn help(name: &str) -> String {
-    format!("Usage: {} [OPTION] DURATION COMMAND [ARG]...\n  or:  {} [OPTION]\nStart COMMAND, and kill it if still running after DURATION.\n\n      --preserve-status\n                 exit with the same status as COMMAND, even when the\n                   command times out\n      --foreground\n                 when not running timeout directly from a shell prompt,\n                   allow COMMAND to read from the TTY and get TTY signals\n  -k, --kill-after=DURATION\n                 also send a KILL signal if COMMAND is still running\n                   this long after the initial signal was sent\n  -s, --signal=SIGNAL\n                 specify the signal to be sent on timeout;\n                   SIGNAL may be a name like 'HUP' or a number;\n  -v, --verbose  diagnose to stderr any signal sent upon timeout\n      --help        display this help and exit\n      --version     output version information and exit\n\nDURATION is a floating point number with an optional suffix:\n's' for seconds (the default), 'm' for minutes, 'h' for hours or 'd' for days.\nA duration of 0 disables the associated timeout.\n\nIf the command times out, and --preserve-status is not set, then exit with\nstatus 124.  Otherwise, exit with the status of COMMAND.  If no signal\nis specified, send the TERM signal upon timeout.\n", name, name)
-}
+const HELP: &str = "Usage: {name} [OPTION] DURATION COMMAND [ARG]...\n  or:  {name} [OPTION]\nStart COMMAND, and kill it if still running after DURATION.\n\n      --preserve-status\n                 exit with the same status as COMMAND, even when the\n                   command times out\n      --foreground\n                 when not running timeout directly from a shell prompt,\n                   allow COMMAND to read from the TTY and get TTY signals\n  -k, --kill-after=DURATION\n                 also send a KILL signal if COMMAND is still running\n                   this long after the initial signal was sent\n  -s, --signal=SIGNAL\n                 specify the signal to be sent on timeout;\n                   SIGNAL may be a name like 'HUP' or a number;\n  -v, --verbose  diagnose to stderr any signal sent upon timeout\n      --help        display this help and exit\n      --version     output version information and exit\n\nDURATION is a floating point number with an optional suffix:\n's' for seconds (the default), 'm' for minutes, 'h' for hours or 'd' for days.\nA duration of 0 disables the associated timeout.\n\nIf the command times out, and --preserve-status is not set, then exit with\nstatus 124.  Otherwise, exit with the status of COMMAND.  If no signal\nis specified, send the TERM signal upon timeout.\n";

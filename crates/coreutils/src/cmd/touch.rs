@@ -5,10 +5,9 @@ use std::path::Path;
 
 use common::args::Command;
 use common::fsops::{set_times, SetTime};
-use common::UError;
 use common::io::quote;
 use common::timefmt::{now, parse_date, parse_touch_stamp, split_ns};
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::short("access", 'a', HasArg::No),

@@ -6,8 +6,8 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
-use common::args::{Command, os_bytes, HasArg, OptSpec, Parsed};
 use common::UError;
+use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
 use common::io::quote;
 use common::Io;
 

@@ -4,10 +4,9 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use common::args::Command;
-use common::UError;
 use common::io::quote;
 use common::size::{parse_size, SizeError};
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("no-create", 'c', "no-create"),

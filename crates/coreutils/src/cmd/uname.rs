@@ -4,9 +4,9 @@
 
 use std::ffi::OsString;
 
-use common::args::{parse, HasArg, Order, Parsed};
+use common::args::{HasArg, Parsed};
 use common::io::quote;
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("all", 'a', "all"),
@@ -20,9 +20,9 @@ const SPEC: &[OptSpec] = &[
     OptSpec::flag("processor", 'p', "processor"),
     OptSpec::flag("hardware-platform", 'i', "hardware-platform"),
     OptSpec::flag("operating-system", 'o', "operating-system"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
+
+const UNAME: Command = Command::new("uname", SPEC, HELP);
 
 const KERNEL: u32 = 1;
 const NODE: u32 = 2;
@@ -33,15 +33,11 @@ const PROCESSOR: u32 = 32;
 const PLATFORM: u32 = 64;
 const OS: u32 = 128;
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut wanted = 0u32;
     let mut all = false;
-    for item in parsed {
-        match item {
+    UNAME.options(&args, io, &mut |io, p| {
+        match p {
             Parsed::Opt { id, .. } => {
                 wanted |= match id {
                     "all" => {
@@ -56,23 +52,18 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "processor" => PROCESSOR,
                     "hardware-platform" => PLATFORM,
                     "operating-system" => OS,
-                    "help" => {
-                        let _ = io.out(help(&io.name).as_bytes());
-                        return 0;
-                    }
                     _ => {
                         let _ = io.out(common::version_text("uname").as_bytes());
-                        return 0;
+                        return Err(UError::exit(0));
                     }
                 }
             }
             Parsed::Operand(extra) => {
-                io.error(format!("extra operand {}", quote(&extra)));
-                io.try_help();
-                return 1;
+                return Err(UError::usage(1, format!("extra operand {}", quote(&extra))));
             }
         }
-    }
+        Ok(())
+    })?;
     if wanted == 0 {
         wanted = KERNEL;
     }
@@ -95,7 +86,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
     }
     let _ = io.out(format!("{}\n", fields.join(" ")).as_bytes());
-    0
+    Ok(0)
 }
 
 /// (kernel name, node name, release, version, machine).
@@ -118,6 +109,4 @@ fn read_first_line(path: &str) -> Option<String> {
     Some(text.lines().next().unwrap_or("").to_string())
 }
 
-fn help(name: &str) -> String {
-    format!("Usage: {} [OPTION]...\nPrint certain system information.  With no OPTION, same as -s.\n\n  -a, --all                print all information, in the following order,\n                             except omit -p and -i if unknown:\n  -s, --kernel-name        print the kernel name\n  -n, --nodename           print the network node hostname\n  -r, --kernel-release     print the kernel release\n  -v, --kernel-version     print the kernel version\n  -m, --machine            print the machine hardware name\n  -p, --processor          print the processor type (non-portable)\n  -i, --hardware-platform  print the hardware platform (non-portable)\n  -o, --operating-system   print the operating system\n      --help        display this help and exit\n      --version     output version information and exit\n", name)
-}
+const HELP: &str = "Usage: {name} [OPTION]...\nPrint certain system information.  With no OPTION, same as -s.\n\n  -a, --all                print all information, in the following order,\n                             except omit -p and -i if unknown:\n  -s, --kernel-name        print the kernel name\n  -n, --nodename           print the network node hostname\n  -r, --kernel-release     print the kernel release\n  -v, --kernel-version     print the kernel version\n  -m, --machine            print the machine hardware name\n  -p, --processor          print the processor type (non-portable)\n  -i, --hardware-platform  print the hardware platform (non-portable)\n  -o, --operating-system   print the operating system\n      --help        display this help and exit\n      --version     output version information and exit\n";

@@ -4,24 +4,22 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{os_bytes, HasArg, Parsed};
 use common::tabstops::{pump, take_obsolete, Failure, TabStops};
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("all", 'a', "all"),
     OptSpec::long("first-only", "first-only", HasArg::No),
     OptSpec::both("tabs", 't', "tabs", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
 ];
 
-pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
+const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert blanks in each FILE to tabs, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -a, --all        convert all blanks, instead of just initial blanks\n      --first-only  convert only leading sequences of blanks (overrides -a)\n  -t, --tabs=N     have tabs N characters apart instead of 8 (enables -a)\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const UNEXPAND: Command = Command::new("unexpand", SPEC, HELP);
+
+pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let obsolete = take_obsolete(&mut args);
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
     let mut stops = TabStops::default();
     for s in obsolete {
         stops.add(s);
@@ -29,35 +27,26 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut all = false;
     let mut first_only = false;
     let mut files: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
+    UNEXPAND.options(&args, io, &mut |_, p| {
+        match p {
             Parsed::Opt { id: "all", .. } => all = true,
             Parsed::Opt { id: "first-only", .. } => first_only = true,
             Parsed::Opt { id: "tabs", value } => {
                 all = true;
                 if let Err(message) = stops.parse(os_bytes(&value.unwrap_or_default())) {
-                    io.error(message);
-                    return 1;
+                    return Err(UError::new(1, message));
                 }
             }
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {} [OPTION]... [FILE]...\nConvert blanks in each FILE to tabs, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -a, --all        convert all blanks, instead of just initial blanks\n      --first-only  convert only leading sequences of blanks (overrides -a)\n  -t, --tabs=N     have tabs N characters apart instead of 8 (enables -a)\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("unexpand").as_bytes());
-                return 0;
-            }
+            Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if first_only {
         all = false;
     }
     if let Err(message) = stops.finish() {
-        io.error(message);
-        return 1;
+        return Err(UError::new(1, message));
     }
     if files.is_empty() {
         files.push(OsString::from("-"));
@@ -83,12 +72,12 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
                 io.error(common::io::describe(file, &e));
                 status = 1;
             }
-            Err(Failure::Write) => return status,
+            Err(Failure::Write) => return Ok(status),
         }
     }
     state.push(None, &stops, &mut out);
     let _ = io.out(&out);
-    status
+    Ok(status)
 }
 
 /// The per-line state of GNU's unexpand loop.

@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, Write};
 
-use common::args::{self, Command, os_bytes, HasArg, OptSpec, Parsed};
+use common::args::{self, os_bytes, Command, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
 use common::{strerror, Io, UError};
 

@@ -8,7 +8,7 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{self, Command, os_bytes, HasArg, OptSpec, Parsed};
+use common::args::{self, os_bytes, Command, HasArg, OptSpec, Parsed};
 use common::io::{open_input, quote};
 use common::{fsext, strerror, Io, UError};
 use unicode_width::UnicodeWidthChar;

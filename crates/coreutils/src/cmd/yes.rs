@@ -3,32 +3,25 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{os_bytes, Parsed};
 use common::error::is_broken_pipe;
-use common::{Io, OptSpec};
+use common::{Command, Io, OptSpec, UError};
 
-const SPEC: &[OptSpec] = &[OptSpec::long("help", "help", HasArg::No), OptSpec::long("version", "version", HasArg::No)];
+const SPEC: &[OptSpec] = &[];
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const HELP: &str = "Usage: {name} [STRING]...\n  or:  {name} OPTION\nRepeatedly output a line with all specified STRING(s), or 'y'.\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const YES: Command = Command::new("yes", SPEC, HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut words = Vec::new();
-    for item in parsed {
-        match item {
-            Parsed::Opt { id: "help", .. } => {
-                let text = format!("Usage: {} [STRING]...\n  or:  {} OPTION\nRepeatedly output a line with all specified STRING(s), or 'y'.\n\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name, io.name);
-                let _ = io.out(text.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {
-                let _ = io.out(common::version_text("yes").as_bytes());
-                return 0;
-            }
+    YES.options(&args, io, &mut |_, p| {
+        match p {
+            Parsed::Opt { .. } => {}
             Parsed::Operand(w) => words.push(w),
         }
-    }
+        Ok(())
+    })?;
     let mut line = Vec::new();
     for (i, w) in words.iter().enumerate() {
         if i > 0 {
@@ -47,10 +40,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     loop {
         if let Err(e) = io.stdout.write_all(&block).and_then(|_| io.stdout.flush()) {
             if is_broken_pipe(&e) {
-                return 0;
+                return Ok(0);
             }
-            io.error(format!("standard output: {}", common::strerror(&e)));
-            return 1;
+            return Err(UError::new(1, format!("standard output: {}", common::strerror(&e))));
         }
     }
 }
