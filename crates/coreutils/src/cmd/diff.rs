@@ -233,121 +233,135 @@ fn number(value: &str) -> Option<usize> {
     Some(value.parse::<usize>().unwrap_or(usize::MAX))
 }
 
+/// What diff's options ask for, as the option loop collects it.
+struct Settings {
+    style: Option<Style>,
+    colored: bool,
+    context: Option<usize>,
+    white: WhiteSpace,
+    tab_expansion: bool,
+    trailing: bool,
+    ignore_case: bool,
+    ignore_patterns: Vec<Vec<u8>>,
+    function_pattern: Option<Vec<u8>>,
+    labels: Vec<Vec<u8>>,
+    operands: Vec<OsString>,
+    from_file: Option<OsString>,
+    to_file: Option<OsString>,
+    width: usize,
+    tabsize: usize,
+    flags: std::collections::HashSet<&'static str>,
+    excludes: Vec<Vec<u8>>,
+    starting_file: Option<Vec<u8>>,
+    horizon: Option<usize>,
+}
+
+/// Applies one option to `st`; Err is the status to exit with (the message printed).
+fn apply(st: &mut Settings, io: &mut Io, id: &'static str, value: Option<OsString>) -> Result<(), i32> {
+    let text = value.as_ref().map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+    let bytes = value.as_ref().map(|v| os_bytes(v).to_vec()).unwrap_or_default();
+    let mut want_style = None;
+    match id {
+        "normal" => want_style = Some(Style::Normal),
+        "c" | "u" | "C" | "U" | "context" | "unified" => {
+            want_style = Some(if id == "c" || id == "C" || id == "context" { Style::Context } else { Style::Unified });
+            let n = if value.is_some() {
+                match number(&text) {
+                    Some(n) => n,
+                    None => return Err(usage(io, &format!("invalid context length '{}'", text))),
+                }
+            } else {
+                3
+            };
+            st.context = Some(st.context.map_or(n, |c: usize| c.max(n)));
+        }
+        "ed" => want_style = Some(Style::Ed),
+        "rcs" => want_style = Some(Style::Rcs),
+        "side-by-side" => want_style = Some(Style::SideBySide),
+        "width" => match number(&text).filter(|n| *n > 0) {
+            Some(n) => st.width = n,
+            None => return Err(usage(io, &format!("invalid width '{}'", text))),
+        },
+        "tabsize" => match number(&text).filter(|n| *n > 0) {
+            Some(n) => st.tabsize = n,
+            None => return Err(usage(io, &format!("invalid tabsize '{}'", text))),
+        },
+        "horizon-lines" => match number(&text) {
+            Some(n) => st.horizon = Some(n),
+            None => return Err(usage(io, &format!("invalid horizon length '{}'", text))),
+        },
+        "show-c-function" => st.function_pattern = Some(b"^[[:alpha:]$_]".to_vec()),
+        "show-function-line" => st.function_pattern = Some(bytes),
+        "label" => st.labels.push(bytes),
+        "ignore-case" => st.ignore_case = true,
+        "ignore-tab-expansion" => st.tab_expansion = true,
+        "ignore-trailing-space" => st.trailing = true,
+        "ignore-space-change" => st.white = st.white.max(WhiteSpace::Change),
+        "ignore-all-space" => st.white = WhiteSpace::All,
+        "ignore-matching-lines" => st.ignore_patterns.push(bytes),
+        "exclude" => st.excludes.push(bytes),
+        "exclude-from" => match std::fs::read(&value.unwrap_or_default()) {
+            Ok(data) => st.excludes.extend(data.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| l.to_vec())),
+            Err(e) => {
+                let _ = writeln!(io.stderr, "{}: {}: {}", io.name, text, common::strerror(&e));
+                return Err(2);
+            }
+        },
+        "starting-file" => st.starting_file = Some(bytes),
+        "from-file" => st.from_file = value,
+        "to-file" => st.to_file = value,
+        "color" => {
+            st.colored = match text.as_str() {
+                "" | "auto" => common::fsops::is_terminal(1),
+                "always" => true,
+                "never" => false,
+                _ => return Err(usage(io, &format!("invalid color '{}'", text))),
+            }
+        }
+        "palette" => {}
+        "paginate" | "ifdef" | "old-group-format" | "new-group-format" | "changed-group-format" | "unchanged-group-format" | "line-format" | "old-line-format" | "new-line-format" | "unchanged-line-format" | "ignore-file-name-case" => {
+            let shown = SPEC.iter().find(|o| o.id == id).and_then(|o| o.long).unwrap_or(id);
+            return Err(usage(io, &format!("option not supported in the sandbox: --{}", shown)));
+        }
+        "help" => {
+            let _ = io.out(HELP.as_bytes());
+            return Err(0);
+        }
+        "version" => {
+            let _ = io.out(common::version_text("diff").as_bytes());
+            return Err(0);
+        }
+        other => {
+            st.flags.insert(other);
+        }
+    }
+    if let Some(s) = want_style {
+        if st.style.map_or(false, |old| old != s) {
+            return Err(usage(io, "conflicting output style options"));
+        }
+        st.style = Some(s);
+    }
+    Ok(())
+}
+
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let parsed = match parse(&args[1..], SPEC, Order::Permute) {
         Ok(p) => p,
         Err(e) => return usage(io, &e.to_string()),
     };
-    let mut style: Option<Style> = None;
-    let mut colored = false;
-    let mut context: Option<usize> = None;
-    let mut white = WhiteSpace::Exact;
-    let (mut tab_expansion, mut trailing) = (false, false);
-    let mut ignore_case = false;
-    let mut ignore_patterns: Vec<Vec<u8>> = Vec::new();
-    let mut function_pattern: Option<Vec<u8>> = None;
-    let mut labels: Vec<Vec<u8>> = Vec::new();
-    let mut operands: Vec<OsString> = Vec::new();
-    let mut from_file: Option<OsString> = None;
-    let mut to_file: Option<OsString> = None;
-    let mut width = 130;
-    let mut tabsize = 8;
-    let mut flags = std::collections::HashSet::new();
-    let mut excludes = Vec::new();
-    let mut starting_file = None;
-    let mut horizon = None;
+    let mut st = Settings { style: None, colored: false, context: None, white: WhiteSpace::Exact, tab_expansion: false, trailing: false, ignore_case: false, ignore_patterns: Vec::new(), function_pattern: None, labels: Vec::new(), operands: Vec::new(), from_file: None, to_file: None, width: 130, tabsize: 8, flags: std::collections::HashSet::new(), excludes: Vec::new(), starting_file: None, horizon: None };
     for item in parsed {
-        let (id, value) = match item {
-            Parsed::Operand(o) => {
-                operands.push(o);
-                continue;
-            }
-            Parsed::Opt { id, value } => (id, value),
-        };
-        let text = value.as_ref().map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
-        let bytes = value.as_ref().map(|v| os_bytes(v).to_vec()).unwrap_or_default();
-        let mut want_style = None;
-        match id {
-            "normal" => want_style = Some(Style::Normal),
-            "c" | "u" | "C" | "U" | "context" | "unified" => {
-                want_style = Some(if id == "c" || id == "C" || id == "context" { Style::Context } else { Style::Unified });
-                let n = if value.is_some() {
-                    match number(&text) {
-                        Some(n) => n,
-                        None => return usage(io, &format!("invalid context length '{}'", text)),
-                    }
-                } else {
-                    3
-                };
-                context = Some(context.map_or(n, |c: usize| c.max(n)));
-            }
-            "ed" => want_style = Some(Style::Ed),
-            "rcs" => want_style = Some(Style::Rcs),
-            "side-by-side" => want_style = Some(Style::SideBySide),
-            "width" => match number(&text).filter(|n| *n > 0) {
-                Some(n) => width = n,
-                None => return usage(io, &format!("invalid width '{}'", text)),
-            },
-            "tabsize" => match number(&text).filter(|n| *n > 0) {
-                Some(n) => tabsize = n,
-                None => return usage(io, &format!("invalid tabsize '{}'", text)),
-            },
-            "horizon-lines" => match number(&text) {
-                Some(n) => horizon = Some(n),
-                None => return usage(io, &format!("invalid horizon length '{}'", text)),
-            },
-            "show-c-function" => function_pattern = Some(b"^[[:alpha:]$_]".to_vec()),
-            "show-function-line" => function_pattern = Some(bytes),
-            "label" => labels.push(bytes),
-            "ignore-case" => ignore_case = true,
-            "ignore-tab-expansion" => tab_expansion = true,
-            "ignore-trailing-space" => trailing = true,
-            "ignore-space-change" => white = white.max(WhiteSpace::Change),
-            "ignore-all-space" => white = WhiteSpace::All,
-            "ignore-matching-lines" => ignore_patterns.push(bytes),
-            "exclude" => excludes.push(bytes),
-            "exclude-from" => match std::fs::read(&value.unwrap_or_default()) {
-                Ok(data) => excludes.extend(data.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| l.to_vec())),
-                Err(e) => {
-                    let _ = writeln!(io.stderr, "{}: {}: {}", io.name, text, common::strerror(&e));
-                    return 2;
-                }
-            },
-            "starting-file" => starting_file = Some(bytes),
-            "from-file" => from_file = value,
-            "to-file" => to_file = value,
-            "color" => {
-                colored = match text.as_str() {
-                    "" | "auto" => common::fsops::is_terminal(1),
-                    "always" => true,
-                    "never" => false,
-                    _ => return usage(io, &format!("invalid color '{}'", text)),
+        match item {
+            Parsed::Operand(o) => st.operands.push(o),
+            Parsed::Opt { id, value } => {
+                if let Err(status) = apply(&mut st, io, id, value) {
+                    return status;
                 }
             }
-            "palette" => {}
-            "paginate" | "ifdef" | "old-group-format" | "new-group-format" | "changed-group-format" | "unchanged-group-format" | "line-format" | "old-line-format" | "new-line-format" | "unchanged-line-format" | "ignore-file-name-case" => {
-                let shown = SPEC.iter().find(|o| o.id == id).and_then(|o| o.long).unwrap_or(id);
-                return usage(io, &format!("option not supported in the sandbox: --{}", shown));
-            }
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("diff").as_bytes());
-                return 0;
-            }
-            other => {
-                flags.insert(other);
-            }
-        }
-        if let Some(s) = want_style {
-            if style.map_or(false, |old| old != s) {
-                return usage(io, "conflicting output style options");
-            }
-            style = Some(s);
         }
     }
+    let Settings { style, colored, context, mut white, tab_expansion, trailing, ignore_case, ignore_patterns, function_pattern, labels, operands, from_file, to_file, width, tabsize, flags, excludes, starting_file, horizon } = st;
+
     if white < WhiteSpace::Change {
         white = match (tab_expansion, trailing) {
             (true, true) => WhiteSpace::TabExpansionAndTrailing,

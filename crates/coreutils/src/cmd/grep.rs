@@ -265,21 +265,23 @@ fn context_number(value: &OsStr, io: &mut Io) -> Result<usize, i32> {
     }
 }
 
-fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
-    let invoked = Path::new(&args[0]).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut flavor = match invoked.as_str() {
-        "egrep" => Flavor::Extended,
-        "fgrep" => Flavor::Fixed,
-        _ => Flavor::Basic,
-    };
-    let parsed = match parse(&expand_digit_options(&args[1..]), SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return Ok(io.usage_error(&e, 2)),
-    };
-    let mut patterns: Vec<Vec<u8>> = Vec::new();
-    let mut have_patterns = false;
-    let mut flags = Flags { newline: true, ..Flags::default() };
-    let mut config = Config {
+/// What grep's options ask for, before the patterns are compiled.
+struct Setup {
+    flavor: Flavor,
+    patterns: Vec<Vec<u8>>,
+    have_patterns: bool,
+    flags: Flags,
+    config: Config,
+    walk: Walk,
+    before: Option<usize>,
+    after: Option<usize>,
+    context: Option<usize>,
+    color: bool,
+    operands: Vec<OsString>,
+}
+
+fn setup(flavor: Flavor) -> Setup {
+    let config = Config {
         invert: false,
         count_only: false,
         list_files: None,
@@ -302,154 +304,175 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
         heading: false,
         block_search: true,
     };
-    let mut walk = Walk { recursive: false, dereference: false, includes: Vec::new(), excludes: Vec::new(), exclude_dirs: Vec::new(), skip_dirs: false, no_messages: false, with_filename: None, label: b"(standard input)".to_vec() };
-    let (mut before, mut after, mut context) = (None, None, None);
-    let mut color = false;
-    let mut operands = Vec::new();
-    for p in parsed {
-        let (id, value) = match p {
-            Parsed::Operand(o) => {
-                operands.push(o);
-                continue;
-            }
-            Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
-        };
-        match id {
-            "E" => flavor = Flavor::Extended,
-            "F" => flavor = Flavor::Fixed,
-            "G" => flavor = Flavor::Basic,
-            "P" => flavor = Flavor::Perl,
-            "e" => {
-                patterns.extend(os_bytes(&value).split(|b| *b == b'\n').map(|s| s.to_vec()));
-                have_patterns = true;
-            }
-            "f" => {
-                let data = if value == "-" {
-                    let mut d = Vec::new();
-                    io.stdin.read_to_end(&mut d).map(|_| d)
-                } else {
-                    std::fs::read(&value)
-                };
-                match data {
-                    Ok(mut d) => {
-                        if d.last() == Some(&b'\n') {
-                            d.pop();
-                        }
-                        if !d.is_empty() {
-                            patterns.extend(d.split(|b| *b == b'\n').map(|s| s.to_vec()));
-                        }
-                        have_patterns = true;
+    let walk = Walk { recursive: false, dereference: false, includes: Vec::new(), excludes: Vec::new(), exclude_dirs: Vec::new(), skip_dirs: false, no_messages: false, with_filename: None, label: b"(standard input)".to_vec() };
+    Setup { flavor, patterns: Vec::new(), have_patterns: false, flags: Flags { newline: true, ..Flags::default() }, config, walk, before: None, after: None, context: None, color: false, operands: Vec::new() }
+}
+
+/// Applies one option to `o`; `Ok(Err(status))` ends grep with that status (after printing
+/// the reason, or the help or version text).
+fn apply(o: &mut Setup, id: &str, value: OsString, io: &mut Io) -> io::Result<Result<(), i32>> {
+    match id {
+            "E" => o.flavor = Flavor::Extended,
+        "F" => o.flavor = Flavor::Fixed,
+        "G" => o.flavor = Flavor::Basic,
+        "P" => o.flavor = Flavor::Perl,
+        "e" => {
+            o.patterns.extend(os_bytes(&value).split(|b| *b == b'\n').map(|s| s.to_vec()));
+            o.have_patterns = true;
+        }
+        "f" => {
+            let data = if value == "-" {
+                let mut d = Vec::new();
+                io.stdin.read_to_end(&mut d).map(|_| d)
+            } else {
+                std::fs::read(&value)
+            };
+            match data {
+                Ok(mut d) => {
+                    if d.last() == Some(&b'\n') {
+                        d.pop();
                     }
-                    Err(e) => {
-                        io.error(format!("{}: {}", value.to_string_lossy(), strerror(&e)));
-                        return Ok(2);
+                    if !d.is_empty() {
+                        o.patterns.extend(d.split(|b| *b == b'\n').map(|s| s.to_vec()));
                     }
+                    o.have_patterns = true;
                 }
-            }
-            "i" => flags.icase = true,
-            "no-ignore-case" => flags.icase = false,
-            "w" => flags.whole_word = true,
-            "x" => flags.whole_line = true,
-            "z" => config.eol = 0,
-            "s" => walk.no_messages = true,
-            "v" => config.invert = true,
-            "V" => {
-                io.out(common::version_text("grep").as_bytes())?;
-                return Ok(0);
-            }
-            "help" => {
-                io.out(files::HELP.replace("NAME", &io.name).as_bytes())?;
-                return Ok(0);
-            }
-            "m" => match value.to_str().and_then(|s| s.parse::<i64>().ok()) {
-                Some(n) => config.max_count = if n < 0 { None } else { Some(n as u64) },
-                None => {
-                    io.error("invalid max count");
-                    return Ok(2);
-                }
-            },
-            "b" => config.byte_offset = true,
-            "n" => config.line_number = true,
-            "line-buffered" => config.line_buffered = true,
-            "H" => walk.with_filename = Some(true),
-            "h" => walk.with_filename = Some(false),
-            "label" => walk.label = os_bytes(&value).to_vec(),
-            "o" => config.only_matching = true,
-            "q" => config.quiet = true,
-            "binary-files" => {
-                config.binary = match value.to_str() {
-                    Some("binary") => BinaryMode::Binary,
-                    Some("text") => BinaryMode::Text,
-                    Some("without-match") => BinaryMode::WithoutMatch,
-                    _ => {
-                        io.error("invalid argument for --binary-files");
-                        return Ok(2);
-                    }
-                }
-            }
-            "a" => config.binary = BinaryMode::Text,
-            "I" => config.binary = BinaryMode::WithoutMatch,
-            "d" => match value.to_str() {
-                Some("read") => walk.skip_dirs = false,
-                Some("skip") => walk.skip_dirs = true,
-                Some("recurse") => walk.recursive = true,
-                _ => {
-                    io.error(format!("invalid argument {} for '--directories'", common::io::quote(&value)));
-                    return Ok(2);
-                }
-            },
-            "D" => {}
-            "r" => walk.recursive = true,
-            "R" => {
-                walk.recursive = true;
-                walk.dereference = true;
-            }
-            "include" => walk.includes.push(os_bytes(&value).to_vec()),
-            "exclude" => walk.excludes.push(os_bytes(&value).to_vec()),
-            "exclude-from" => match std::fs::read(&value) {
-                Ok(d) => walk.excludes.extend(d.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| l.to_vec())),
                 Err(e) => {
                     io.error(format!("{}: {}", value.to_string_lossy(), strerror(&e)));
-                    return Ok(2);
-                }
-            },
-            "exclude-dir" => walk.exclude_dirs.push(os_bytes(&value).to_vec()),
-            "L" => config.list_files = Some(false),
-            "l" => config.list_files = Some(true),
-            "c" => config.count_only = true,
-            "T" => config.initial_tab = true,
-            "Z" => config.null_after_name = true,
-            "A" => match context_number(&value, io) {
-                Ok(n) => after = Some(n),
-                Err(s) => return Ok(s),
-            },
-            "B" => match context_number(&value, io) {
-                Ok(n) => before = Some(n),
-                Err(s) => return Ok(s),
-            },
-            "C" => match context_number(&value, io) {
-                Ok(n) => context = Some(n),
-                Err(s) => return Ok(s),
-            },
-            "color" => {
-                color = match value.to_str() {
-                    // grep's auto: a terminal that is not a dumb one.
-                    Some("") | Some("auto") | Some("tty") | Some("if-tty") => common::fsops::is_terminal(1) && std::env::var("TERM").map_or(false, |t| t != "dumb"),
-                    Some("never") | Some("no") | Some("none") => false,
-                    Some("always") | Some("yes") | Some("force") => true,
-                    _ => {
-                        // GNU grep 3.8 answers an unknown WHEN with its help text and status 0.
-                        io.out(files::HELP.replace("NAME", &io.name).as_bytes())?;
-                        return Ok(0);
-                    }
+                    return Ok(Err(2));
                 }
             }
-            "U" => {}
-            "group-separator" => config.group_separator = Some(os_bytes(&value).to_vec()),
-            "no-group-separator" => config.group_separator = None,
-            _ => {}
+        }
+        "i" => o.flags.icase = true,
+        "no-ignore-case" => o.flags.icase = false,
+        "w" => o.flags.whole_word = true,
+        "x" => o.flags.whole_line = true,
+        "z" => o.config.eol = 0,
+        "s" => o.walk.no_messages = true,
+        "v" => o.config.invert = true,
+        "V" => {
+            io.out(common::version_text("grep").as_bytes())?;
+            return Ok(Err(0));
+        }
+        "help" => {
+            io.out(files::HELP.replace("NAME", &io.name).as_bytes())?;
+            return Ok(Err(0));
+        }
+        "m" => match value.to_str().and_then(|s| s.parse::<i64>().ok()) {
+            Some(n) => o.config.max_count = if n < 0 { None } else { Some(n as u64) },
+            None => {
+                io.error("invalid max count");
+                return Ok(Err(2));
+            }
+        },
+        "b" => o.config.byte_offset = true,
+        "n" => o.config.line_number = true,
+        "line-buffered" => o.config.line_buffered = true,
+        "H" => o.walk.with_filename = Some(true),
+        "h" => o.walk.with_filename = Some(false),
+        "label" => o.walk.label = os_bytes(&value).to_vec(),
+        "o" => o.config.only_matching = true,
+        "q" => o.config.quiet = true,
+        "binary-files" => {
+            o.config.binary = match value.to_str() {
+                Some("binary") => BinaryMode::Binary,
+                Some("text") => BinaryMode::Text,
+                Some("without-match") => BinaryMode::WithoutMatch,
+                _ => {
+                    io.error("invalid argument for --binary-files");
+                    return Ok(Err(2));
+                }
+            }
+        }
+        "a" => o.config.binary = BinaryMode::Text,
+        "I" => o.config.binary = BinaryMode::WithoutMatch,
+        "d" => match value.to_str() {
+            Some("read") => o.walk.skip_dirs = false,
+            Some("skip") => o.walk.skip_dirs = true,
+            Some("recurse") => o.walk.recursive = true,
+            _ => {
+                io.error(format!("invalid argument {} for '--directories'", common::io::quote(&value)));
+                return Ok(Err(2));
+            }
+        },
+        "D" => {}
+        "r" => o.walk.recursive = true,
+        "R" => {
+            o.walk.recursive = true;
+            o.walk.dereference = true;
+        }
+        "include" => o.walk.includes.push(os_bytes(&value).to_vec()),
+        "exclude" => o.walk.excludes.push(os_bytes(&value).to_vec()),
+        "exclude-from" => match std::fs::read(&value) {
+            Ok(d) => o.walk.excludes.extend(d.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| l.to_vec())),
+            Err(e) => {
+                io.error(format!("{}: {}", value.to_string_lossy(), strerror(&e)));
+                return Ok(Err(2));
+            }
+        },
+        "exclude-dir" => o.walk.exclude_dirs.push(os_bytes(&value).to_vec()),
+        "L" => o.config.list_files = Some(false),
+        "l" => o.config.list_files = Some(true),
+        "c" => o.config.count_only = true,
+        "T" => o.config.initial_tab = true,
+        "Z" => o.config.null_after_name = true,
+        "A" => match context_number(&value, io) {
+            Ok(n) => o.after = Some(n),
+            Err(status) => return Ok(Err(status)),
+        },
+        "B" => match context_number(&value, io) {
+            Ok(n) => o.before = Some(n),
+            Err(status) => return Ok(Err(status)),
+        },
+        "C" => match context_number(&value, io) {
+            Ok(n) => o.context = Some(n),
+            Err(status) => return Ok(Err(status)),
+        },
+        "color" => {
+            o.color = match value.to_str() {
+                // grep's auto: a terminal that is not a dumb one.
+                Some("") | Some("auto") | Some("tty") | Some("if-tty") => common::fsops::is_terminal(1) && std::env::var("TERM").map_or(false, |t| t != "dumb"),
+                Some("never") | Some("no") | Some("none") => false,
+                Some("always") | Some("yes") | Some("force") => true,
+                _ => {
+                    // GNU grep 3.8 answers an unknown WHEN with its help text and status 0.
+                    io.out(files::HELP.replace("NAME", &io.name).as_bytes())?;
+                    return Ok(Err(0));
+                }
+            }
+        }
+        "U" => {}
+        "group-separator" => o.config.group_separator = Some(os_bytes(&value).to_vec()),
+        "no-group-separator" => o.config.group_separator = None,
+        _ => {}
+    }
+    Ok(Ok(()))
+}
+
+fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
+    let invoked = Path::new(&args[0]).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let flavor = match invoked.as_str() {
+        "egrep" => Flavor::Extended,
+        "fgrep" => Flavor::Fixed,
+        _ => Flavor::Basic,
+    };
+    let parsed = match parse(&expand_digit_options(&args[1..]), SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return Ok(io.usage_error(&e, 2)),
+    };
+    let mut o = setup(flavor);
+    for p in parsed {
+        match p {
+            Parsed::Operand(operand) => o.operands.push(operand),
+            Parsed::Opt { id, value } => {
+                if let Err(status) = apply(&mut o, id, value.unwrap_or_default(), io)? {
+                    return Ok(status);
+                }
+            }
         }
     }
+    let Setup { flavor, mut patterns, have_patterns, mut flags, mut config, walk, before, after, context, color, mut operands } = o;
+
     if color {
         config.colors = Some(Palette::from_env(io));
     }

@@ -327,66 +327,70 @@ fn io_process(io: &mut Io, o: &Opts, file: &OsStr, status: &mut Status, totals: 
             let result = if o.test { run_codec(o, &mut reader, &mut io::sink(), Some(&name), &meta) } else { run_codec(o, &mut reader, &mut *io.stdout, Some(&name), &meta) };
             report(io, o, status, &display, result, None)
         }
-        Some(out_path) => {
-            let mut out_path = out_path;
-            let out_display = out_path.to_string_lossy().into_owned();
-            if fsext::metadata(&out_path, false).is_ok() {
-                if !o.force {
-                    warn(io, o, status, format!("{} already exists;\tnot overwritten", out_display));
-                    return Ok(());
-                }
-                let _ = fs::remove_file(&out_path);
+        Some(out_path) => to_file(io, o, status, (&path, &display), &name, &meta, &mut reader, out_path),
+    }
+}
+
+/// Compresses or decompresses `path` into the file `out_path`, then gives it the input's
+/// mode and times (or, with -N, the stored name and time) and removes the input unless -k.
+fn to_file(io: &mut Io, o: &Opts, status: &mut Status, (path, display): (&Path, &str), name: &[u8], meta: &fsext::Meta, reader: &mut BufReader<File>, out_path: PathBuf) -> Result<(), ()> {
+    let mut out_path = out_path;
+    let out_display = out_path.to_string_lossy().into_owned();
+    if fsext::metadata(&out_path, false).is_ok() {
+        if !o.force {
+            warn(io, o, status, format!("{} already exists;\tnot overwritten", out_display));
+            return Ok(());
+        }
+        let _ = fs::remove_file(&out_path);
+    }
+    let file = match File::create(&out_path) {
+        Ok(f) => f,
+        Err(e) => {
+            io.error(format!("{}: {}", out_display, strerror(&e)));
+            status.error();
+            return Ok(());
+        }
+    };
+    let mut writer = BufWriter::with_capacity(common::io::BUFFER_SIZE, file);
+    let result = run_codec(o, reader, &mut writer, Some(name), meta).and_then(|r| writer.flush().map(|_| r).map_err(GzError::Io));
+    drop(writer);
+    let ok = result.is_ok();
+    let mut restored_mtime: Option<i64> = None;
+    if let Ok((Some(header), _, _)) = &result {
+        if o.name == Some(true) {
+            if header.mtime != 0 {
+                restored_mtime = Some(header.mtime as i64);
             }
-            let file = match File::create(&out_path) {
-                Ok(f) => f,
-                Err(e) => {
-                    io.error(format!("{}: {}", out_display, strerror(&e)));
-                    status.error();
-                    return Ok(());
-                }
-            };
-            let mut writer = BufWriter::with_capacity(common::io::BUFFER_SIZE, file);
-            let result = run_codec(o, &mut reader, &mut writer, Some(&name), &meta).and_then(|r| writer.flush().map(|_| r).map_err(GzError::Io));
-            drop(writer);
-            let ok = result.is_ok();
-            let mut restored_mtime: Option<i64> = None;
-            if let Ok((Some(header), _, _)) = &result {
-                if o.name == Some(true) {
-                    if header.mtime != 0 {
-                        restored_mtime = Some(header.mtime as i64);
-                    }
-                    if let Some(original) = &header.name {
-                        // -N: the name stored in the header, in the same directory.
-                        let base: &[u8] = original.rsplit(|b| *b == b'/').next().unwrap_or(original);
-                        let renamed = path.parent().unwrap_or(Path::new("")).join(bytes_os(base));
-                        if renamed != out_path && fs::rename(&out_path, &renamed).is_ok() {
-                            out_path = renamed;
-                        }
-                    }
-                }
-            }
-            let out_display = out_path.to_string_lossy().into_owned();
-            report(io, o, status, &display, result, Some(&out_display))?;
-            if !ok {
-                let _ = fs::remove_file(&out_path);
-                return Ok(());
-            }
-            let _ = fsext::set_mode(&out_path, meta.permissions());
-            let (atime, atime_ns) = common::timefmt::split_ns(meta.atime_ns);
-            let (mtime, mtime_ns) = match restored_mtime {
-                Some(t) => (t, 0),
-                None => common::timefmt::split_ns(meta.mtime_ns),
-            };
-            let _ = fsops::set_times(&out_path, SetTime::At(atime, atime_ns), SetTime::At(mtime, mtime_ns), true);
-            if !o.keep {
-                if let Err(e) = fs::remove_file(&path) {
-                    io.error(format!("{}: {}", display, strerror(&e)));
-                    status.error();
+            if let Some(original) = &header.name {
+                // -N: the name stored in the header, in the same directory.
+                let base: &[u8] = original.rsplit(|b| *b == b'/').next().unwrap_or(original);
+                let renamed = path.parent().unwrap_or(Path::new("")).join(bytes_os(base));
+                if renamed != out_path && fs::rename(&out_path, &renamed).is_ok() {
+                    out_path = renamed;
                 }
             }
-            Ok(())
         }
     }
+    let out_display = out_path.to_string_lossy().into_owned();
+    report(io, o, status, display, result, Some(&out_display))?;
+    if !ok {
+        let _ = fs::remove_file(&out_path);
+        return Ok(());
+    }
+    let _ = fsext::set_mode(&out_path, meta.permissions());
+    let (atime, atime_ns) = common::timefmt::split_ns(meta.atime_ns);
+    let (mtime, mtime_ns) = match restored_mtime {
+        Some(t) => (t, 0),
+        None => common::timefmt::split_ns(meta.mtime_ns),
+    };
+    let _ = fsops::set_times(&out_path, SetTime::At(atime, atime_ns), SetTime::At(mtime, mtime_ns), true);
+    if !o.keep {
+        if let Err(e) = fs::remove_file(path) {
+            io.error(format!("{}: {}", display, strerror(&e)));
+            status.error();
+        }
+    }
+    Ok(())
 }
 
 type CodecResult = Result<(Option<format::Header>, u64, u64), GzError>;

@@ -12,12 +12,11 @@ mod format;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use common::args::{self, Command, os_bytes, Order};
+use common::args::{self, os_bytes, Command, Order};
 use common::fsext::Meta;
-use common::UError;
 use common::io::quote;
 use common::targets::join;
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
 
 use format::{Entry, Layout, Options, Sort, TimeField, TimeStyle};
 
@@ -148,7 +147,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut deref_cmd: Option<bool> = None;
     let mut ignore: Vec<Vec<u8>> = Vec::new();
     let mut hide: Vec<Vec<u8>> = Vec::new();
-    let mut explicit_layout = false;
     let mut files = Vec::new();
     LS.options(&args, io, &mut |io, p| {
         let (id, value) = match p {
@@ -164,22 +162,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             "almost-all" => hidden = Hidden::AlmostAll,
             "ctime" => o.time = TimeField::Ctime,
             "atime" => o.time = TimeField::Atime,
-            "columns" => {
-                o.layout = Layout::Columns;
-                explicit_layout = true;
-            }
-            "across" => {
-                o.layout = Layout::Across;
-                explicit_layout = true;
-            }
-            "commas" => {
-                o.layout = Layout::Commas;
-                explicit_layout = true;
-            }
-            "one" => {
-                o.layout = Layout::One;
-                explicit_layout = true;
-            }
+            "columns" => o.layout = Layout::Columns,
+            "across" => o.layout = Layout::Across,
+            "commas" => o.layout = Layout::Commas,
+            "one" => o.layout = Layout::One,
             "long" => o.layout = Layout::Long,
             "numeric" => {
                 o.layout = Layout::Long;
@@ -214,15 +200,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             "classify" => o.indicator = format::Indicator::Classify,
             "file-type" => o.indicator = format::Indicator::FileType,
             "slash" => o.indicator = format::Indicator::Slash,
-            "indicator-style" => {
-                o.indicator = match value_str.as_str() {
-                    "none" => format::Indicator::None,
-                    "slash" => format::Indicator::Slash,
-                    "file-type" => format::Indicator::FileType,
-                    "classify" => format::Indicator::Classify,
-                    _ => return Err(bad_argument(&value_str, "--indicator-style")),
-                }
-            }
+            "indicator-style" | "sort" | "time" | "time-style" | "width" | "format" => choice(&mut o, id, &value_str)?,
             "group-directories-first" => o.dirs_first = true,
             "human-readable" => o.human = Some(1024),
             "si" => o.human = Some(1000),
@@ -246,53 +224,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             }
             "version-sort" => o.sort = Sort::Version,
             "extension" => o.sort = Sort::Extension,
-            "sort" => {
-                o.sort = match value_str.as_str() {
-                    "none" => Sort::None,
-                    "size" => Sort::Size,
-                    "time" => Sort::Time,
-                    "version" => Sort::Version,
-                    "extension" => Sort::Extension,
-                    "name" => Sort::Name,
-                    _ => return Err(bad_argument(&value_str, "--sort")),
-                }
-            }
-            "time" => {
-                o.time = match value_str.as_str() {
-                    "atime" | "access" | "use" => TimeField::Atime,
-                    "ctime" | "status" => TimeField::Ctime,
-                    "mtime" | "modification" => TimeField::Mtime,
-                    _ => return Err(bad_argument(&value_str, "--time")),
-                }
-            }
-            "time-style" => {
-                let style = value_str.trim_start_matches("posix-");
-                o.time_style = match style {
-                    "full-iso" => TimeStyle::FullIso,
-                    "long-iso" => TimeStyle::LongIso,
-                    "iso" => TimeStyle::Iso,
-                    "locale" => TimeStyle::Locale,
-                    s if s.starts_with('+') => TimeStyle::Format(s[1..].to_string()),
-                    _ => return Err(bad_argument(&value_str, "--time-style")),
-                }
-            }
-            "width" => match value_str.parse::<usize>() {
-                Ok(w) => o.width = w,
-                Err(_) => {
-                    return Err(UError::new(2, format!("invalid line width: {}", quote(value_str.as_ref()))));
-                }
-            },
-            "format" => {
-                o.layout = match value_str.as_str() {
-                    "long" | "verbose" => Layout::Long,
-                    "single-column" => Layout::One,
-                    "commas" => Layout::Commas,
-                    "across" | "horizontal" => Layout::Across,
-                    "vertical" => Layout::Columns,
-                    _ => return Err(bad_argument(&value_str, "--format")),
-                };
-                explicit_layout = true;
-            }
             _ => {}
         }
         Ok(())
@@ -301,7 +232,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     if o.layout != Layout::Long && o.time != TimeField::Mtime && o.sort == Sort::Name {
         o.sort = Sort::Time;
     }
-    let _ = explicit_layout;
     let follow_cmd = deref_all || deref_cmd.unwrap_or(false);
     // Without -l, -d or -F, a command-line symlink to a directory is listed as the directory.
     let follow_cmd_dir = !follow_cmd && deref_cmd.is_none() && !directory && o.layout != Layout::Long && o.indicator != format::Indicator::Classify;
@@ -353,6 +283,69 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         }
     }
     Ok(lister.status)
+}
+
+/// The options that pick one of several words (`--sort=WORD`, `--format=WORD`, ...).
+fn choice(o: &mut Options, id: &str, value_str: &str) -> Result<(), UError> {
+    match id {
+        "indicator-style" => {
+            o.indicator = match value_str {
+                "none" => format::Indicator::None,
+                "slash" => format::Indicator::Slash,
+                "file-type" => format::Indicator::FileType,
+                "classify" => format::Indicator::Classify,
+                _ => return Err(bad_argument(value_str, "--indicator-style")),
+            }
+        }
+        "sort" => {
+            o.sort = match value_str {
+                "none" => Sort::None,
+                "size" => Sort::Size,
+                "time" => Sort::Time,
+                "version" => Sort::Version,
+                "extension" => Sort::Extension,
+                "name" => Sort::Name,
+                _ => return Err(bad_argument(value_str, "--sort")),
+            }
+        }
+        "time" => {
+            o.time = match value_str {
+                "atime" | "access" | "use" => TimeField::Atime,
+                "ctime" | "status" => TimeField::Ctime,
+                "mtime" | "modification" => TimeField::Mtime,
+                _ => return Err(bad_argument(value_str, "--time")),
+            }
+        }
+        "time-style" => {
+            let style = value_str.trim_start_matches("posix-");
+            o.time_style = match style {
+                "full-iso" => TimeStyle::FullIso,
+                "long-iso" => TimeStyle::LongIso,
+                "iso" => TimeStyle::Iso,
+                "locale" => TimeStyle::Locale,
+                s if s.starts_with('+') => TimeStyle::Format(s[1..].to_string()),
+                _ => return Err(bad_argument(value_str, "--time-style")),
+            }
+        }
+        "width" => match value_str.parse::<usize>() {
+            Ok(w) => o.width = w,
+            Err(_) => {
+                return Err(UError::new(2, format!("invalid line width: {}", quote(value_str.as_ref()))));
+            }
+        },
+        "format" => {
+            o.layout = match value_str {
+                "long" | "verbose" => Layout::Long,
+                "single-column" => Layout::One,
+                "commas" => Layout::Commas,
+                "across" | "horizontal" => Layout::Across,
+                "vertical" => Layout::Columns,
+                _ => return Err(bad_argument(value_str, "--format")),
+            };
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn bad_argument(value: &str, option: &str) -> UError {

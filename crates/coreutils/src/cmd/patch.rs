@@ -167,12 +167,9 @@ fn number(text: &str, what: &str) -> Result<i64, String> {
     Ok(t.parse::<i64>().unwrap_or(i64::MAX))
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse_args(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return usage(io, &e.to_string()),
-    };
-    let mut o = Options {
+/// The options before any is given (the backup suffix and POSIX mode from the environment).
+fn default_options() -> Options {
+    Options {
         strip: -1,
         reverse: false,
         forward: false,
@@ -195,7 +192,36 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         basename_prefix: None,
         posix: std::env::var_os("POSIXLY_CORRECT").is_some(),
         reject_format: None,
+    }
+}
+
+/// The patch: the file named (`-i` or the second operand), else stdin. Err is the status.
+fn read_patch(io: &mut Io, input: Option<&[u8]>) -> Result<Vec<u8>, i32> {
+    Ok(match input {
+    Some(p) if p != b"-" => match std::fs::read(path(p)) {
+        Ok(d) => d,
+        Err(e) => {
+            let _ = writeln!(io.stderr, "{}: **** Can't open patch file {} : {}", io.name, shell_quote_str(p), strerror(&e));
+            return Err(2);
+        }
+    },
+    _ => {
+        let mut buf = Vec::new();
+        if let Err(e) = io.stdin.read_to_end(&mut buf) {
+            let _ = writeln!(io.stderr, "{}: **** read error : {}", io.name, strerror(&e));
+            return Err(2);
+        }
+        buf
+    }
+    })
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let parsed = match parse_args(&args[1..], SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return usage(io, &e.to_string()),
     };
+    let mut o = default_options();
     let mut operands = Vec::new();
     let mut input: Option<Vec<u8>> = None;
     for item in parsed {
@@ -280,22 +306,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     if let Some(p) = operands.get(1) {
         input = Some(os_bytes(p).to_vec());
     }
-    let data = match &input {
-        Some(p) if p.as_slice() != b"-" => match std::fs::read(path(p)) {
-            Ok(d) => d,
-            Err(e) => {
-                let _ = writeln!(io.stderr, "{}: **** Can't open patch file {} : {}", io.name, shell_quote_str(p), strerror(&e));
-                return 2;
-            }
-        },
-        _ => {
-            let mut buf = Vec::new();
-            if let Err(e) = io.stdin.read_to_end(&mut buf) {
-                let _ = writeln!(io.stderr, "{}: **** read error : {}", io.name, strerror(&e));
-                return 2;
-            }
-            buf
-        }
+    let data = match read_patch(io, input.as_deref()) {
+        Ok(d) => d,
+        Err(status) => return status,
     };
     let mut run = Run {
         opts: &o,

@@ -144,12 +144,9 @@ fn number(value: &OsString, io: &mut Io) -> Result<u64, i32> {
     })
 }
 
-fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
-    let parsed = parse(args, SPEC, Order::Permute).map_err(|e| io.usage_error(&e, 2))?;
-    let tty = common::fsops::is_terminal(1);
-    // termcolor's auto: a terminal, TERM set and not dumb, NO_COLOR unset.
-    let auto_color = tty && std::env::var("TERM").map_or(false, |t| t != "dumb") && std::env::var_os("NO_COLOR").is_none();
-    let mut o = Options {
+/// The options before any is given: line numbers and headings on a terminal.
+fn default_options(tty: bool, auto_color: bool) -> Options {
+    Options {
         patterns: Vec::new(),
         fixed: false,
         case: Case::Sensitive,
@@ -175,7 +172,28 @@ fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
         filters: walk::Filters { hidden: false, no_ignore: false, globs: Vec::new(), types: Vec::new(), types_not: Vec::new(), max_depth: None, follow: false },
         paths: Vec::new(),
         color: auto_color,
-    };
+    }
+}
+
+/// `-u`, `-uu`, `-uuu`: no ignore files, then hidden files too, then binary files as text.
+fn unrestrict(o: &mut Options) {
+    if o.unrestricted >= 1 {
+        o.filters.no_ignore = true;
+    }
+    if o.unrestricted >= 2 {
+        o.filters.hidden = true;
+    }
+    if o.unrestricted >= 3 {
+        o.text = true;
+    }
+}
+
+fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
+    let parsed = parse(args, SPEC, Order::Permute).map_err(|e| io.usage_error(&e, 2))?;
+    let tty = common::fsops::is_terminal(1);
+    // termcolor's auto: a terminal, TERM set and not dumb, NO_COLOR unset.
+    let auto_color = tty && std::env::var("TERM").map_or(false, |t| t != "dumb") && std::env::var_os("NO_COLOR").is_none();
+    let mut o = default_options(tty, auto_color);
     let mut have_patterns = false;
     let mut operands = Vec::new();
     let type_name = |v: &OsString, io: &mut Io| -> Result<&'static str, i32> {
@@ -279,15 +297,7 @@ fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
             }
         }
     }
-    if o.unrestricted >= 1 {
-        o.filters.no_ignore = true;
-    }
-    if o.unrestricted >= 2 {
-        o.filters.hidden = true;
-    }
-    if o.unrestricted >= 3 {
-        o.text = true;
-    }
+    unrestrict(&mut o);
     if !have_patterns && !o.files {
         if operands.is_empty() {
             let _ = writeln!(io.stderr, "error: The following required arguments were not provided:\n    <PATTERN>\n\nUSAGE:\n\n    rg [OPTIONS] PATTERN [PATH ...]\n\nFor more information try --help");

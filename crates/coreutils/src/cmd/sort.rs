@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
-use common::args::{self, Command, os_bytes, HasArg, Order, OptSpec, Parsed};
+use common::args::{self, os_bytes, Command, HasArg, OptSpec, Order, Parsed};
 use common::io::{open_input, quote};
 use common::{strerror, Io, UError};
 
@@ -250,17 +250,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             "s" => stable = true,
             "S" | "batch-size" | "parallel" | "T" => {}
             "t" => {
-                let bytes = os_bytes(&value);
-                let sep = match bytes {
-                    [] => {
-                        return Err(UError::new(STATUS_TROUBLE, "empty tab"));
-                    }
-                    [c] => *c,
-                    b"\\0" => 0,
-                    _ => {
-                        return Err(UError::new(STATUS_TROUBLE, format!("multi-character tab {}", quote(&value))));
-                    }
-                };
+                let sep = tab_char(&value)?;
                 if tab.map_or(false, |t| t != sep) {
                     return Err(UError::new(STATUS_TROUBLE, "incompatible tabs"));
                 }
@@ -301,18 +291,11 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let salt = match make_salt(random_source.as_ref()) {
-        Ok(s) => s,
-        Err(e) => {
-            let source = random_source.unwrap_or_default();
-            if e.kind() == io::ErrorKind::UnexpectedEof {
-                io.error(format!("{}: end of file", quote(&source)));
-            } else {
-                io.error(format!("open failed: {}: {}", source.to_string_lossy(), strerror(&e)));
-            }
-            return Ok(STATUS_TROUBLE);
-        }
-    };
+    let salt = make_salt(random_source.as_ref()).map_err(|e| {
+        let source = random_source.unwrap_or_default();
+        let message = if e.kind() == io::ErrorKind::UnexpectedEof { format!("{}: end of file", quote(&source)) } else { format!("open failed: {}: {}", source.to_string_lossy(), strerror(&e)) };
+        UError::new(STATUS_TROUBLE, message)
+    })?;
     let config = Config { keys, global, tab, stable, unique, delimiter, salt };
     if check != Check::No {
         if files.len() > 1 {
@@ -329,15 +312,20 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         }
     }
     let lines = if merge { merge_lines(&data, &starts, &config) } else { sort_lines(&data, &config) };
+    write_output(io, output, &data, &lines, &config)
+}
+
+/// Writes the sorted lines to stdout or to -o's file (opened only now, so `-o` may name an input).
+fn write_output(io: &mut Io, output: Option<OsString>, data: &[u8], lines: &[(usize, usize)], config: &Config) -> Result<i32, UError> {
     match output {
-        None => match write_lines(io.stdout, &data, &lines, &config) {
+        None => match write_lines(io.stdout, data, lines, config) {
             Ok(()) => Ok(0),
             Err(e) => Err(UError::write(&e)),
         },
         Some(path) => {
             let result = std::fs::File::create(&path).and_then(|f| {
                 let mut w = io::BufWriter::with_capacity(64 * 1024, f);
-                write_lines(&mut w, &data, &lines, &config)?;
+                write_lines(&mut w, data, lines, config)?;
                 w.flush()
             });
             match result {
@@ -346,6 +334,21 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             }
         }
     }
+}
+
+/// `-t SEP`: one byte, or `\0` for NUL.
+fn tab_char(value: &OsString) -> Result<u8, UError> {
+    let bytes = os_bytes(value);
+    Ok(match bytes {
+        [] => {
+            return Err(UError::new(STATUS_TROUBLE, "empty tab"));
+        }
+        [c] => *c,
+        b"\\0" => 0,
+        _ => {
+            return Err(UError::new(STATUS_TROUBLE, format!("multi-character tab {}", quote(&value))));
+        }
+    })
 }
 
 fn make_salt(source: Option<&OsString>) -> io::Result<RandomSalt> {

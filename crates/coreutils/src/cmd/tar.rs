@@ -156,14 +156,9 @@ fn fatal(io: &mut Io, message: &str) -> i32 {
     2
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let expanded = expand_old_style(&args[1..]);
-    let parsed = match args::parse(&expanded, SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 2),
-    };
-    let mut mode: Option<Mode> = None;
-    let mut o = Options {
+/// The options before any is given.
+fn default_options() -> Options {
+    Options {
         mode: Mode::List,
         archive: None,
         gzip: false,
@@ -188,7 +183,41 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         ignore_zeros: false,
         operands: Vec::new(),
         directory: None,
+    }
+}
+
+/// `-T FILE`: the names each list holds (NUL-separated with --null) become operands.
+fn read_files_from(io: &mut Io, lists: Vec<OsString>, null: bool, o: &mut Options) -> Result<(), i32> {
+    for list in lists {
+        let data = if os_bytes(&list) == b"-" {
+            let mut d = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut *io.stdin, &mut d);
+            d
+        } else {
+            match std::fs::read(&list) {
+                Ok(d) => d,
+                Err(e) => {
+                    io.error(format!("{}: Cannot open: {}", list.to_string_lossy(), common::strerror(&e)));
+                    return Err(2);
+                }
+            }
+        };
+        let sep = if null { 0 } else { b'\n' };
+        for name in data.split(|b| *b == sep).filter(|n| !n.is_empty()) {
+            o.operands.push((o.directory.clone(), common::args::bytes_os(name)));
+        }
+    }
+    Ok(())
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let expanded = expand_old_style(&args[1..]);
+    let parsed = match args::parse(&expanded, SPEC, Order::Permute) {
+        Ok(p) => p,
+        Err(e) => return io.usage_error(&e, 2),
     };
+    let mut mode: Option<Mode> = None;
+    let mut o = default_options();
     let mut auto_compress = false;
     let mut null = false;
     let mut files_from: Vec<OsString> = Vec::new();
@@ -304,24 +333,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             _ => {}
         }
     }
-    for list in files_from {
-        let data = if os_bytes(&list) == b"-" {
-            let mut d = Vec::new();
-            let _ = std::io::Read::read_to_end(&mut *io.stdin, &mut d);
-            d
-        } else {
-            match std::fs::read(&list) {
-                Ok(d) => d,
-                Err(e) => {
-                    io.error(format!("{}: Cannot open: {}", list.to_string_lossy(), common::strerror(&e)));
-                    return 2;
-                }
-            }
-        };
-        let sep = if null { 0 } else { b'\n' };
-        for name in data.split(|b| *b == sep).filter(|n| !n.is_empty()) {
-            o.operands.push((o.directory.clone(), common::args::bytes_os(name)));
-        }
+    if let Err(status) = read_files_from(io, files_from, null, &mut o) {
+        return status;
     }
     o.mode = match mode {
         Some(m) => m,

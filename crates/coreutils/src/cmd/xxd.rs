@@ -87,9 +87,10 @@ Options:
     -v          show version: \"xxd 2022-01-14 by Juergen Weigert et al.\".
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+/// xxd's own option syntax (`-c8`, `-cols 8`, `--cols`): the options, where the file operands
+/// start, and whether -c was given. Err is the status to exit with (usage or version shown).
+fn options(words: &[&[u8]], io: &mut Io) -> Result<(Options, usize, bool), i32> {
     let mut o = Options { mode: Mode::Normal, autoskip: false, upper: false, capitalize: false, decimal: false, revert: false, cols: 0, group: -1, seek: 0, relative_seek: false, negative_seek: false, seek_given: false, length: -1, display_offset: 0, name: None };
-    let words: Vec<&[u8]> = args.iter().skip(1).map(|a| os_bytes(a)).collect();
     let mut i = 0;
     let mut cols_given = false;
     let usage = |io: &mut Io| {
@@ -130,35 +131,35 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             b'r' => o.revert = true,
             b'E' => {
                 io.error("option not supported in the sandbox: -E");
-                return 1;
+                return Err(1);
             }
             b'v' => {
                 let _ = io.stderr.write_all(b"xxd 2022-01-14 by Juergen Weigert et al.\n");
-                return 0;
+                return Err(0);
             }
-            b'h' => return usage(io),
+            b'h' => return Err(usage(io)),
             b'c' => match value(b"ols", &mut i) {
                 Some(v) => {
                     o.cols = strtol(&v);
                     cols_given = true;
                 }
-                None => return usage(io),
+                None => return Err(usage(io)),
             },
             b'g' => match value(b"roupsize", &mut i) {
                 Some(v) => o.group = strtol(&v),
-                None => return usage(io),
+                None => return Err(usage(io)),
             },
             b'o' => match value(b"ffset", &mut i) {
                 Some(v) => o.display_offset = strtol(&v),
-                None => return usage(io),
+                None => return Err(usage(io)),
             },
             b'l' => match value(b"en", &mut i) {
                 Some(v) => o.length = strtol(&v),
-                None => return usage(io),
+                None => return Err(usage(io)),
             },
             b'n' => match value(b"ame", &mut i) {
                 Some(v) => o.name = Some(v),
-                None => return usage(io),
+                None => return Err(usage(io)),
             },
             b's' => match value(b"eek", &mut i) {
                 Some(v) => {
@@ -174,15 +175,25 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     o.seek = strtol(rest);
                     o.seek_given = true;
                 }
-                None => return usage(io),
+                None => return Err(usage(io)),
             },
-            _ => return usage(io),
+            _ => return Err(usage(io)),
         }
         i += 1;
     }
+    Ok((o, i, cols_given))
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let words: Vec<&[u8]> = args.iter().skip(1).map(|a| os_bytes(a)).collect();
+    let (mut o, i, cols_given) = match options(&words, io) {
+        Ok(parsed) => parsed,
+        Err(status) => return status,
+    };
     let files = &words[i..];
     if files.len() > 2 {
-        return usage(io);
+        let _ = io.stderr.write_all(USAGE.as_bytes());
+        return 1;
     }
     if o.cols == 0 || (o.mode == Mode::Plain && o.cols < 0) {
         o.cols = match o.mode {

@@ -125,6 +125,60 @@ fn member_name(path: &[u8], junk: bool) -> Vec<u8> {
     parts.join(&b'/')
 }
 
+/// The archive's path: Info-ZIP adds .zip when the name has no extension.
+fn archive_path(zipfile: &OsString, to_stdout: bool) -> PathBuf {
+    if to_stdout {
+        PathBuf::from("-")
+    } else {
+        let b = os_bytes(&zipfile);
+        let base = b.rsplit(|c| *c == b'/').next().unwrap_or(b);
+        if base.contains(&b'.') {
+            PathBuf::from(&zipfile)
+        } else {
+            let mut with = b.to_vec();
+            with.extend_from_slice(b".zip");
+            PathBuf::from(bytes_os(&with))
+        }
+    }
+}
+
+/// `-d`: removes the members the patterns name; whether any was removed.
+fn delete(o: &Opts, members: &mut Vec<Member>, messages: &mut Vec<u8>, notes: &mut Vec<u8>) -> bool {
+    let mut changed = false;
+    for pattern in &o.files {
+        let p = os_bytes(pattern);
+        let before = members.len();
+        members.retain(|m| {
+            let hit = wildmatch(p, &m.name);
+            if hit && !o.quiet {
+                messages.extend_from_slice(b"deleting: ");
+                messages.extend_from_slice(&m.name);
+                messages.push(b'\n');
+            }
+            !hit
+        });
+        if members.len() == before {
+            notes.extend_from_slice(format!("\tzip warning: name not matched: {}\n", pattern.to_string_lossy()).as_bytes());
+        } else {
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// `-m`: removes the files added, then the directories that are now empty, deepest first.
+fn remove_moved(moved: Vec<PathBuf>) {
+    let (dirs, files): (Vec<PathBuf>, Vec<PathBuf>) = moved.into_iter().partition(|p| p.is_dir());
+    for f in files {
+        let _ = fs::remove_file(f);
+    }
+    let mut dirs = dirs;
+    dirs.sort_by(|a, b| b.cmp(a));
+    for d in dirs {
+        let _ = fs::remove_dir(d);
+    }
+}
+
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut o = match parse(&args[1..]) {
         Ok(o) => o,
@@ -145,20 +199,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
     };
     let to_stdout = os_bytes(&zipfile) == b"-";
-    // Info-ZIP adds .zip when the name has no extension.
-    let zip_path: PathBuf = if to_stdout {
-        PathBuf::from("-")
-    } else {
-        let b = os_bytes(&zipfile);
-        let base = b.rsplit(|c| *c == b'/').next().unwrap_or(b);
-        if base.contains(&b'.') {
-            PathBuf::from(&zipfile)
-        } else {
-            let mut with = b.to_vec();
-            with.extend_from_slice(b".zip");
-            PathBuf::from(bytes_os(&with))
-        }
-    };
+    let zip_path = archive_path(&zipfile, to_stdout);
     let shown_zip = zip_path.to_string_lossy().into_owned();
     let mut members: Vec<Member> = Vec::new();
     if !to_stdout {
@@ -180,24 +221,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut changed = false;
     let mut status = 0;
     if o.delete {
-        for pattern in &o.files {
-            let p = os_bytes(pattern);
-            let before = members.len();
-            members.retain(|m| {
-                let hit = wildmatch(p, &m.name);
-                if hit && !o.quiet {
-                    messages.extend_from_slice(b"deleting: ");
-                    messages.extend_from_slice(&m.name);
-                    messages.push(b'\n');
-                }
-                !hit
-            });
-            if members.len() == before {
-                notes.extend_from_slice(format!("\tzip warning: name not matched: {}\n", pattern.to_string_lossy()).as_bytes());
-            } else {
-                changed = true;
-            }
-        }
+        changed = delete(&o, &mut members, &mut messages, &mut notes);
     } else {
         let mut sources = Vec::new();
         for f in &o.files {
@@ -277,16 +301,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             let _ = writeln!(stderr, "zip I/O error: {}", strerror(&e));
             return 15;
         }
-        // -m: files first, then directories that are now empty, deepest first.
-        let (dirs, files): (Vec<PathBuf>, Vec<PathBuf>) = moved.into_iter().partition(|p| p.is_dir());
-        for f in files {
-            let _ = fs::remove_file(f);
-        }
-        let mut dirs = dirs;
-        dirs.sort_by(|a, b| b.cmp(a));
-        for d in dirs {
-            let _ = fs::remove_dir(d);
-        }
+        remove_moved(moved);
         return status;
     }
     if !changed {

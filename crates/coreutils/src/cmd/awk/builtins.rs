@@ -178,6 +178,54 @@ impl<'a, 'io> Interp<'a, 'io> {
                 }
                 Value::Str(out.into())
             }
+            Sin | Cos | Atan2 | Exp | Log | Sqrt | Int | Rand | Srand | And | Or | Xor | Compl | Lshift | Rshift => self.numeric_builtin(b, args)?,
+            Tolower | Toupper => {
+                let s = self.arg_str(args, 0)?;
+                Value::Str(case_map(&s, b == Toupper).into())
+            }
+            System | Close | Fflush => self.stream_builtin(b, args)?,
+            Strftime => {
+                let mut values = Vec::new();
+                for i in 0..args.len() {
+                    if let Some(e) = self.arg_expr(args, i) {
+                        values.push(self.eval(e)?);
+                    }
+                }
+                let procinfo_format = match self.globals[vars::PROCINFO as usize] {
+                    Cell::Arr(p) => self.arrays[p].get(Key::Str(b"strftime")).map(|v| v.to_str(&self.convfmt).to_vec()),
+                    Cell::Val(_) => None,
+                };
+                Value::Str(super::time::strftime_builtin(&values, procinfo_format, &self.convfmt).into())
+            }
+            Systime => Value::Num(super::time::now_seconds() as f64),
+            Mktime => {
+                let spec = self.arg_str(args, 0)?;
+                let utc = if args.len() > 1 { self.eval_arg_bool(args, 1)? } else { false };
+                Value::Num(super::time::mktime(&spec, utc))
+            }
+            Asort | Asorti => Value::Num(self.asort(b == Asorti, args)? as f64),
+            Strtonum => {
+                let e = self.arg_expr(args, 0);
+                match e {
+                    Some(e) => match self.eval(e)? {
+                        Value::Num(n) => Value::Num(n),
+                        other => Value::Num(strtonum(&other.to_str(&self.convfmt))),
+                    },
+                    None => Value::Num(0.0),
+                }
+            }
+            Isarray => {
+                let is = matches!(self.arg_expr(args, 0), Some(Expr::Var(v)) if matches!(self.cell(*v), Cell::Arr(_)));
+                Value::Num(is as i32 as f64)
+            }
+            Typeof => Value::Str(self.type_of(args)?.as_bytes().into()),
+        })
+    }
+
+    /// The arithmetic and bitwise builtins.
+    fn numeric_builtin(&mut self, b: Builtin, args: &[Arg]) -> R<Value> {
+        use Builtin::*;
+        Ok(match b {
             Sin => Value::Num(self.arg_num(args, 0)?.sin()),
             Cos => Value::Num(self.arg_num(args, 0)?.cos()),
             Atan2 => {
@@ -211,10 +259,32 @@ impl<'a, 'io> Interp<'a, 'io> {
                 self.rng.srand(seed);
                 Value::Num(previous)
             }
-            Tolower | Toupper => {
-                let s = self.arg_str(args, 0)?;
-                Value::Str(case_map(&s, b == Toupper).into())
+            And | Or | Xor => {
+                let mut acc = bit_arg(b.name(), 1, self.arg_num(args, 0)?)?;
+                for i in 1..args.len() {
+                    let v = bit_arg(b.name(), i + 1, self.arg_num(args, i)?)?;
+                    acc = match b {
+                        And => acc & v,
+                        Or => acc | v,
+                        _ => acc ^ v,
+                    };
+                }
+                Value::Num(acc as f64)
             }
+            Compl => Value::Num((!bit_arg("compl", 1, self.arg_num(args, 0)?)? & ((1u64 << 53) - 1)) as f64),
+            Lshift | Rshift => {
+                let v = bit_arg(b.name(), 1, self.arg_num(args, 0)?)?;
+                let n = bit_arg(b.name(), 2, self.arg_num(args, 1)?)?.min(63) as u32;
+                Value::Num(if b == Lshift { v.wrapping_shl(n) } else { v >> n } as f64)
+            }
+            _ => return fatal("not a numeric builtin"),
+        })
+    }
+
+    /// `system`, `close` and `fflush`: the builtins that act on streams and processes.
+    fn stream_builtin(&mut self, b: Builtin, args: &[Arg]) -> R<Value> {
+        use Builtin::*;
+        Ok(match b {
             System => {
                 if self.sandboxed {
                     return fatal("'system' function not allowed in sandbox mode");
@@ -245,59 +315,7 @@ impl<'a, 'io> Interp<'a, 'io> {
                 let Interp { streams, io, .. } = self;
                 Value::Num(streams.flush(&name, io.stdout, io.stderr) as f64)
             }
-            Strftime => {
-                let mut values = Vec::new();
-                for i in 0..args.len() {
-                    if let Some(e) = self.arg_expr(args, i) {
-                        values.push(self.eval(e)?);
-                    }
-                }
-                let procinfo_format = match self.globals[vars::PROCINFO as usize] {
-                    Cell::Arr(p) => self.arrays[p].get(Key::Str(b"strftime")).map(|v| v.to_str(&self.convfmt).to_vec()),
-                    Cell::Val(_) => None,
-                };
-                Value::Str(super::time::strftime_builtin(&values, procinfo_format, &self.convfmt).into())
-            }
-            Systime => Value::Num(super::time::now_seconds() as f64),
-            Mktime => {
-                let spec = self.arg_str(args, 0)?;
-                let utc = if args.len() > 1 { self.eval_arg_bool(args, 1)? } else { false };
-                Value::Num(super::time::mktime(&spec, utc))
-            }
-            Asort | Asorti => Value::Num(self.asort(b == Asorti, args)? as f64),
-            And | Or | Xor => {
-                let mut acc = bit_arg(b.name(), 1, self.arg_num(args, 0)?)?;
-                for i in 1..args.len() {
-                    let v = bit_arg(b.name(), i + 1, self.arg_num(args, i)?)?;
-                    acc = match b {
-                        And => acc & v,
-                        Or => acc | v,
-                        _ => acc ^ v,
-                    };
-                }
-                Value::Num(acc as f64)
-            }
-            Compl => Value::Num((!bit_arg("compl", 1, self.arg_num(args, 0)?)? & ((1u64 << 53) - 1)) as f64),
-            Lshift | Rshift => {
-                let v = bit_arg(b.name(), 1, self.arg_num(args, 0)?)?;
-                let n = bit_arg(b.name(), 2, self.arg_num(args, 1)?)?.min(63) as u32;
-                Value::Num(if b == Lshift { v.wrapping_shl(n) } else { v >> n } as f64)
-            }
-            Strtonum => {
-                let e = self.arg_expr(args, 0);
-                match e {
-                    Some(e) => match self.eval(e)? {
-                        Value::Num(n) => Value::Num(n),
-                        other => Value::Num(strtonum(&other.to_str(&self.convfmt))),
-                    },
-                    None => Value::Num(0.0),
-                }
-            }
-            Isarray => {
-                let is = matches!(self.arg_expr(args, 0), Some(Expr::Var(v)) if matches!(self.cell(*v), Cell::Arr(_)));
-                Value::Num(is as i32 as f64)
-            }
-            Typeof => Value::Str(self.type_of(args)?.as_bytes().into()),
+            _ => return fatal("not a stream builtin"),
         })
     }
 

@@ -210,60 +210,11 @@ impl<'a> Parser<'a> {
             name.as_str(),
             "-maxdepth" | "-mindepth" | "-depth" | "-d" | "-xdev" | "-mount" | "-noleaf" | "-ignore_readdir_race" | "-noignore_readdir_race" | "-follow" | "-warn" | "-nowarn" | "-regextype" | "-daystart" | "-help" | "--help" | "-version" | "--version"
         );
-        if !is_option {
-            self.note_test(&name);
+        if is_option {
+            return self.option(token, &name);
         }
+        self.note_test(&name);
         let e = match name.as_str() {
-            "-maxdepth" => {
-                self.global_option(&name);
-                self.options.max_depth = Some(self.depth_arg(&name)?);
-                Expr::True
-            }
-            "-mindepth" => {
-                self.global_option(&name);
-                self.options.min_depth = self.depth_arg(&name)?;
-                Expr::True
-            }
-            "-depth" | "-d" => {
-                self.global_option(&name);
-                self.options.depth_first = true;
-                Expr::True
-            }
-            "-xdev" | "-mount" => {
-                self.global_option(&name);
-                self.options.same_fs = true;
-                Expr::True
-            }
-            "-noleaf" | "-ignore_readdir_race" | "-noignore_readdir_race" => Expr::True,
-            "-follow" => {
-                self.options.follow = Follow::Always;
-                Expr::True
-            }
-            "-warn" => {
-                self.options.warnings = true;
-                Expr::True
-            }
-            "-nowarn" => {
-                self.options.warnings = false;
-                Expr::True
-            }
-            "-daystart" => {
-                // The start of today (UTC or TZ's fixed offset).
-                let offset = common::timefmt::local_offset() as i128 * 1_000_000_000;
-                let local = self.now + offset;
-                self.day_start = local - local.rem_euclid(86_400_000_000_000) - offset;
-                Expr::True
-            }
-            "-regextype" => {
-                let v = self.arg(&name)?;
-                self.regex_type = match v {
-                    b"findutils-default" | b"emacs" => RegexType::Emacs,
-                    b"ed" | b"grep" | b"posix-basic" | b"posix-minimal-basic" | b"sed" => RegexType::Basic,
-                    b"gnu-awk" | b"posix-awk" | b"awk" | b"posix-egrep" | b"egrep" | b"posix-extended" => RegexType::Extended,
-                    _ => return err(format!("Unknown regular expression type {}; valid types are {}.", q(v), REGEX_TYPES)),
-                };
-                Expr::True
-            }
             "-true" => Expr::True,
             "-false" => Expr::False,
             "-name" | "-iname" => {
@@ -293,29 +244,7 @@ impl<'a> Parser<'a> {
                 }
                 Expr::Type { types, xtype: name == "-xtype" }
             }
-            "-size" => {
-                let v = self.arg(&name)?;
-                let text = String::from_utf8_lossy(v).into_owned();
-                let (cmp, rest) = match text.as_bytes().first() {
-                    Some(b'+') => (Cmp::Greater, &text[1..]),
-                    Some(b'-') => (Cmp::Less, &text[1..]),
-                    _ => (Cmp::Equal, &text[..]),
-                };
-                let digits_end = rest.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
-                let unit = match &rest[digits_end..] {
-                    "" | "b" => 512,
-                    "c" => 1,
-                    "w" => 2,
-                    "k" => 1024,
-                    "M" => 1 << 20,
-                    "G" => 1 << 30,
-                    _ => return err(format!("invalid -size type `{}'", &rest[digits_end..])),
-                };
-                if digits_end == 0 {
-                    return err(format!("invalid -size type `{}'", text));
-                }
-                Expr::Size { cmp, n: rest[..digits_end].parse().unwrap_or(u64::MAX), unit }
-            }
+            "-size" => self.size(&name)?,
             "-empty" => Expr::Empty,
             "-mtime" => self.time(&name, Stamp::Modify, false)?,
             "-atime" => self.time(&name, Stamp::Access, false)?,
@@ -332,34 +261,7 @@ impl<'a> Parser<'a> {
             "-newer" => Expr::Newer { stamp: Stamp::Modify, reference: self.reference(&name)?.mtime_ns },
             "-anewer" => Expr::Newer { stamp: Stamp::Access, reference: self.reference(&name)?.mtime_ns },
             "-cnewer" => Expr::Newer { stamp: Stamp::Change, reference: self.reference(&name)?.mtime_ns },
-            n if n.starts_with("-newer") && n.len() == 8 => {
-                let (x, y) = (n.as_bytes()[6], n.as_bytes()[7]);
-                let stamp = |c: u8| match c {
-                    b'a' => Some(Stamp::Access),
-                    b'c' => Some(Stamp::Change),
-                    b'm' => Some(Stamp::Modify),
-                    _ => None,
-                };
-                let which = stamp(x).ok_or_else(|| ParseError(format!("invalid predicate `{}'", n)))?;
-                let reference = if y == b't' {
-                    let v = self.arg(n)?;
-                    let text = String::from_utf8_lossy(v).into_owned();
-                    let now = common::timefmt::split_ns(self.now);
-                    match common::timefmt::parse_date(&text, now) {
-                        Some((s, ns)) => s as i128 * 1_000_000_000 + ns as i128,
-                        None => return err(format!("I cannot figure out how to interpret {} as a date or time", q(v))),
-                    }
-                } else {
-                    let m = self.reference(n)?;
-                    match stamp(y) {
-                        Some(Stamp::Access) => m.atime_ns,
-                        Some(Stamp::Change) => m.ctime_ns,
-                        Some(Stamp::Modify) => m.mtime_ns,
-                        _ => return err(format!("invalid predicate `{}'", n)),
-                    }
-                };
-                Expr::Newer { stamp: which, reference }
-            }
+            n if n.starts_with("-newer") && n.len() == 8 => self.newer_xy(n)?,
             "-perm" => self.perm()?,
             "-user" | "-group" => {
                 let v = self.arg(&name)?;
@@ -430,15 +332,131 @@ impl<'a> Parser<'a> {
                     Expr::False
                 }
             }
-            _ => {
-                if token.first() == Some(&b'-') {
-                    return err(format!("unknown predicate `{}'", name));
-                }
-                return err(format!("paths must precede expression: `{}'", name));
-            }
+            _ => return unknown(token, &name),
         };
         Ok(e)
     }
+
+    /// The options that look like tests (`-maxdepth`, `-daystart`, ...).
+    fn option(&mut self, token: &[u8], name: &str) -> Result<Expr> {
+        let name = name.to_string();
+        Ok(match name.as_str() {
+            "-maxdepth" => {
+                self.global_option(&name);
+                self.options.max_depth = Some(self.depth_arg(&name)?);
+                Expr::True
+            }
+            "-mindepth" => {
+                self.global_option(&name);
+                self.options.min_depth = self.depth_arg(&name)?;
+                Expr::True
+            }
+            "-depth" | "-d" => {
+                self.global_option(&name);
+                self.options.depth_first = true;
+                Expr::True
+            }
+            "-xdev" | "-mount" => {
+                self.global_option(&name);
+                self.options.same_fs = true;
+                Expr::True
+            }
+            "-noleaf" | "-ignore_readdir_race" | "-noignore_readdir_race" => Expr::True,
+            "-follow" => {
+                self.options.follow = Follow::Always;
+                Expr::True
+            }
+            "-warn" => {
+                self.options.warnings = true;
+                Expr::True
+            }
+            "-nowarn" => {
+                self.options.warnings = false;
+                Expr::True
+            }
+            "-daystart" => {
+                // The start of today (UTC or TZ's fixed offset).
+                let offset = common::timefmt::local_offset() as i128 * 1_000_000_000;
+                let local = self.now + offset;
+                self.day_start = local - local.rem_euclid(86_400_000_000_000) - offset;
+                Expr::True
+            }
+            "-regextype" => {
+                let v = self.arg(&name)?;
+                self.regex_type = match v {
+                    b"findutils-default" | b"emacs" => RegexType::Emacs,
+                    b"ed" | b"grep" | b"posix-basic" | b"posix-minimal-basic" | b"sed" => RegexType::Basic,
+                    b"gnu-awk" | b"posix-awk" | b"awk" | b"posix-egrep" | b"egrep" | b"posix-extended" => RegexType::Extended,
+                    _ => return err(format!("Unknown regular expression type {}; valid types are {}.", q(v), REGEX_TYPES)),
+                };
+                Expr::True
+            }
+            _ => return unknown(token, &name),
+        })
+    }
+
+    /// `-size [+-]N[bcwkMG]`.
+    fn size(&mut self, name: &str) -> Result<Expr> {
+        let v = self.arg(name)?;
+        let text = String::from_utf8_lossy(v).into_owned();
+        let (cmp, rest) = match text.as_bytes().first() {
+            Some(b'+') => (Cmp::Greater, &text[1..]),
+            Some(b'-') => (Cmp::Less, &text[1..]),
+            _ => (Cmp::Equal, &text[..]),
+        };
+        let digits_end = rest.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
+        let unit = match &rest[digits_end..] {
+            "" | "b" => 512,
+            "c" => 1,
+            "w" => 2,
+            "k" => 1024,
+            "M" => 1 << 20,
+            "G" => 1 << 30,
+            _ => return err(format!("invalid -size type `{}'", &rest[digits_end..])),
+        };
+        if digits_end == 0 {
+            return err(format!("invalid -size type `{}'", text));
+        }
+        Ok(Expr::Size { cmp, n: rest[..digits_end].parse().unwrap_or(u64::MAX), unit })
+    }
+
+    /// `-newerXY REF`: X is the stamp compared, Y that of REF (`t`: REF is a date).
+    fn newer_xy(&mut self, n: &str) -> Result<Expr> {
+        let (x, y) = (n.as_bytes()[6], n.as_bytes()[7]);
+        let stamp = |c: u8| match c {
+            b'a' => Some(Stamp::Access),
+            b'c' => Some(Stamp::Change),
+            b'm' => Some(Stamp::Modify),
+            _ => None,
+        };
+        let which = stamp(x).ok_or_else(|| ParseError(format!("invalid predicate `{}'", n)))?;
+        let reference = if y == b't' {
+            let v = self.arg(n)?;
+            let text = String::from_utf8_lossy(v).into_owned();
+            let now = common::timefmt::split_ns(self.now);
+            match common::timefmt::parse_date(&text, now) {
+                Some((s, ns)) => s as i128 * 1_000_000_000 + ns as i128,
+                None => return err(format!("I cannot figure out how to interpret {} as a date or time", q(v))),
+            }
+        } else {
+            let m = self.reference(n)?;
+            match stamp(y) {
+                Some(Stamp::Access) => m.atime_ns,
+                Some(Stamp::Change) => m.ctime_ns,
+                Some(Stamp::Modify) => m.mtime_ns,
+                _ => return err(format!("invalid predicate `{}'", n)),
+            }
+        };
+        Ok(Expr::Newer { stamp: which, reference })
+    }
+}
+
+/// A word that is no primary: an unknown one, or an operand after the expression began.
+fn unknown(token: &[u8], name: &str) -> Result<Expr> {
+    if token.first() == Some(&b'-') {
+        return err(format!("unknown predicate `{}'", name));
+    }
+    err(format!("paths must precede expression: `{}'", name))
 }
 
 /// A name's id in /etc/passwd or /etc/group.

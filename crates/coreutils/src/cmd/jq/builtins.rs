@@ -219,6 +219,30 @@ pub fn call<'p>(ip: &Interp<'p, '_>, native: Native, args: &'p [Ast], env: &Env<
             },
             _ => Err(err(format!("{} ({}) only strings can be parsed", input.kind(), input.dump_trunc()))),
         },
+        Native::Input | Native::Inputs | Native::Debug | Native::Stderr | Native::InputLineNumber | Native::InputFilename | Native::Halt | Native::HaltError1 | Native::Env | Native::EnvVar | Native::Builtins => host_call(ip, native, args, env, input, cb),
+        Native::First0 => cb(ops::index(&input, &Value::Number(0.0))?),
+        Native::Last0 => cb(ops::index(&input, &Value::Number(-1.0))?),
+        Native::Nth1 => arg(0, &input, &mut |n| cb(ops::index(&input, &n)?)),
+        Native::Infinite => cb(Value::Number(f64::INFINITY)),
+        Native::Nan => cb(Value::Number(f64::NAN)),
+        Native::IsInfinite => cb(Value::Bool(number(&input, "number required")?.is_infinite())),
+        Native::IsNan => cb(Value::Bool(number(&input, "number required")?.is_nan())),
+        Native::IsNormal => cb(Value::Bool(number(&input, "number required")?.is_normal())),
+        Native::Format => arg(0, &input, &mut |f| match &f {
+            Value::String(name) => cb(Value::string(apply_format(name, &input)?)),
+            _ => Err(err(format!("{} ({}) is not a valid format", f.kind(), f.dump_trunc()))),
+        }),
+        Native::Now | Native::Mktime | Native::Gmtime | Native::Localtime | Native::Strftime | Native::Strflocaltime | Native::Strptime => time::call(ip, native, args, env, input, cb),
+        Native::Math1(_) | Native::Math2(_) | Native::Math3(_) => math::call(ip, native, args, env, input, cb),
+        Native::Unsupported | Native::Modulemeta | Native::JqOrigin | Native::ProgOrigin => Err(err("modules are not supported in the sandbox")),
+        _ => strings::call(ip, native, args, env, input, cb),
+    }
+}
+
+/// The builtins that reach the world outside the value: inputs, stderr, halting, the
+/// environment and the list of builtins.
+fn host_call<'p>(ip: &Interp<'p, '_>, native: Native, args: &'p [Ast], env: &Env<'p>, input: Value, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+    match native {
         Native::Input => match ip.host.borrow_mut().next_input() {
             Some(Ok(v)) => cb(v),
             Some(Err(m)) => Err(err(m)),
@@ -245,7 +269,7 @@ pub fn call<'p>(ip: &Interp<'p, '_>, native: Native, args: &'p [Ast], env: &Env<
         Native::InputLineNumber => cb(Value::Number(ip.host.borrow().input_line_number() as f64)),
         Native::InputFilename => cb(ip.host.borrow().input_filename()),
         Native::Halt => Err(Flow::Halt(0, None)),
-        Native::HaltError1 => arg(0, &input, &mut |code| {
+        Native::HaltError1 => ip.eval(&args[0], env, input.clone(), &mut |code| {
             let code = match code {
                 Value::Number(n) => n as i32,
                 _ => return Err(err(format!("{} ({}) halt_error/1: number required", input.kind(), input.dump_trunc()))),
@@ -267,22 +291,7 @@ pub fn call<'p>(ip: &Interp<'p, '_>, native: Native, args: &'p [Ast], env: &Env<
             let names = all_names(&ip.funcs.iter().filter(|f| !f.name.starts_with('_')).map(|f| format!("{}/{}", f.name, f.params.len())).collect::<Vec<_>>());
             cb(Value::array(names.into_iter().map(Value::string).collect()))
         }
-        Native::First0 => cb(ops::index(&input, &Value::Number(0.0))?),
-        Native::Last0 => cb(ops::index(&input, &Value::Number(-1.0))?),
-        Native::Nth1 => arg(0, &input, &mut |n| cb(ops::index(&input, &n)?)),
-        Native::Infinite => cb(Value::Number(f64::INFINITY)),
-        Native::Nan => cb(Value::Number(f64::NAN)),
-        Native::IsInfinite => cb(Value::Bool(number(&input, "number required")?.is_infinite())),
-        Native::IsNan => cb(Value::Bool(number(&input, "number required")?.is_nan())),
-        Native::IsNormal => cb(Value::Bool(number(&input, "number required")?.is_normal())),
-        Native::Format => arg(0, &input, &mut |f| match &f {
-            Value::String(name) => cb(Value::string(apply_format(name, &input)?)),
-            _ => Err(err(format!("{} ({}) is not a valid format", f.kind(), f.dump_trunc()))),
-        }),
-        Native::Now | Native::Mktime | Native::Gmtime | Native::Localtime | Native::Strftime | Native::Strflocaltime | Native::Strptime => time::call(ip, native, args, env, input, cb),
-        Native::Math1(_) | Native::Math2(_) | Native::Math3(_) => math::call(ip, native, args, env, input, cb),
-        Native::Unsupported | Native::Modulemeta | Native::JqOrigin | Native::ProgOrigin => Err(err("modules are not supported in the sandbox")),
-        _ => strings::call(ip, native, args, env, input, cb),
+        _ => Err(err("not a host builtin")),
     }
 }
 

@@ -222,37 +222,8 @@ impl<'p, 'h> Interp<'p, 'h> {
                     self.eval(otherwise, env, input.clone(), cb)
                 }
             }),
-            Ast::Reduce { source, pattern, init, update } => self.eval(init, env, input.clone(), &mut |start| {
-                let mut state = start;
-                self.eval(source, env, input.clone(), &mut |item| {
-                    self.destructure(pattern, item, env, &mut |bound| {
-                        let current = std::mem::replace(&mut state, Value::Null);
-                        let mut last = Value::Null;
-                        self.eval(update, &bound, current, &mut |v| {
-                            last = v;
-                            Ok(())
-                        })?;
-                        state = last;
-                        Ok(())
-                    })
-                })?;
-                cb(std::mem::replace(&mut state, Value::Null))
-            }),
-            Ast::Foreach { source, pattern, init, update, extract } => self.eval(init, env, input.clone(), &mut |start| {
-                let mut state = start;
-                self.eval(source, env, input.clone(), &mut |item| {
-                    self.destructure(pattern, item, env, &mut |bound| {
-                        let current = std::mem::replace(&mut state, Value::Null);
-                        self.eval(update, &bound, current, &mut |v| {
-                            state = v.clone();
-                            match extract {
-                                Some(x) => self.eval(x, &bound, v, cb),
-                                None => cb(v),
-                            }
-                        })
-                    })
-                })
-            }),
+            Ast::Reduce { source, pattern, init, update } => self.reduce(source, pattern, init, update, env, input, cb),
+            Ast::Foreach { source, pattern, init, update, extract } => self.foreach(source, pattern, init, update, extract.as_deref(), env, input, cb),
             Ast::Bind { source, pattern, body } => self.eval(source, env, input.clone(), &mut |v| self.destructure(pattern, v, env, &mut |bound| self.eval(body, &bound, input.clone(), cb))),
             Ast::Label(body) => {
                 let id = self.fresh_label();
@@ -287,6 +258,48 @@ impl<'p, 'h> Interp<'p, 'h> {
             },
             Ast::CallNative(native, args) => builtins::call(self, *native, args, env, input, cb),
         }
+    }
+
+    /// `reduce SOURCE as PATTERN (INIT; UPDATE)`: the last UPDATE output is the next state.
+    #[allow(clippy::too_many_arguments)]
+    fn reduce(&self, source: &'p Ast, pattern: &'p Pattern, init: &'p Ast, update: &'p Ast, env: &Env<'p>, input: Value, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+        self.eval(init, env, input.clone(), &mut |start| {
+            let mut state = start;
+            self.eval(source, env, input.clone(), &mut |item| {
+                self.destructure(pattern, item, env, &mut |bound| {
+                    let current = std::mem::replace(&mut state, Value::Null);
+                    let mut last = Value::Null;
+                    self.eval(update, &bound, current, &mut |v| {
+                        last = v;
+                        Ok(())
+                    })?;
+                    state = last;
+                    Ok(())
+                })
+            })?;
+            cb(std::mem::replace(&mut state, Value::Null))
+        })
+    }
+
+    /// `foreach SOURCE as PATTERN (INIT; UPDATE; EXTRACT)`: each UPDATE output is emitted
+    /// (through EXTRACT) and becomes the state.
+    #[allow(clippy::too_many_arguments)]
+    fn foreach(&self, source: &'p Ast, pattern: &'p Pattern, init: &'p Ast, update: &'p Ast, extract: Option<&'p Ast>, env: &Env<'p>, input: Value, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+        self.eval(init, env, input.clone(), &mut |start| {
+            let mut state = start;
+            self.eval(source, env, input.clone(), &mut |item| {
+                self.destructure(pattern, item, env, &mut |bound| {
+                    let current = std::mem::replace(&mut state, Value::Null);
+                    self.eval(update, &bound, current, &mut |v| {
+                        state = v.clone();
+                        match extract {
+                            Some(x) => self.eval(x, &bound, v, cb),
+                            None => cb(v),
+                        }
+                    })
+                })
+            })
+        })
     }
 
     /// Binds a user function's parameters (all as closures, then `$` ones as values too,

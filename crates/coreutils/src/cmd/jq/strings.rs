@@ -90,40 +90,7 @@ pub fn call<'p>(ip: &Interp<'p, '_>, native: Native, args: &'p [Ast], env: &Env<
             (Value::String(s), Value::String(p)) => cb(Value::Bool(if native == Native::Startswith { s.starts_with(&**p) } else { s.ends_with(&**p) })),
             _ => Err(err(if native == Native::Startswith { "startswith() requires string inputs" } else { "endswith() requires string inputs" })),
         }),
-        Native::Indices | Native::Index | Native::Rindex => arg(0, &mut |needle| {
-            let found = match (&input, &needle) {
-                (Value::Null, _) | (_, Value::Null) => Value::Null,
-                (Value::String(s), Value::String(n)) => {
-                    if n.is_empty() {
-                        return Err(err("Cannot search for an empty string"));
-                    }
-                    let mut out = Vec::new();
-                    let mut from = 0;
-                    while let Some(i) = s[from..].find(&**n) {
-                        out.push(Value::Number((from + i) as f64));
-                        from += i + 1;
-                        while from < s.len() && !s.is_char_boundary(from) {
-                            from += 1;
-                        }
-                    }
-                    Value::array(out)
-                }
-                (Value::Array(a), Value::Array(b)) => Value::array(ops::array_indices(a, b)),
-                (Value::Array(a), x) => Value::array(ops::array_indices(a, std::slice::from_ref(x))),
-                _ => ops::index(&input, &needle)?,
-            };
-            match native {
-                Native::Indices => cb(found),
-                Native::Index => cb(match &found {
-                    Value::Array(a) => a.first().cloned().unwrap_or(Value::Null),
-                    _ => Value::Null,
-                }),
-                _ => cb(match &found {
-                    Value::Array(a) => a.last().cloned().unwrap_or(Value::Null),
-                    _ => Value::Null,
-                }),
-            }
-        }),
+        Native::Indices | Native::Index | Native::Rindex => arg(0, &mut |needle| indices(native, &input, &needle, cb)),
         Native::Test1 | Native::Match1 | Native::Capture1 => arg(0, &mut |spec| {
             let (re, flags) = match &spec {
                 Value::String(_) => (spec.clone(), Value::Null),
@@ -168,6 +135,43 @@ pub fn call<'p>(ip: &Interp<'p, '_>, native: Native, args: &'p [Ast], env: &Env<
             }
         }
         _ => Err(err("unknown builtin")),
+    }
+}
+
+/// `indices(x)`, `index(x)`, `rindex(x)`: byte offsets of a substring, or positions of a
+/// sub-array.
+fn indices(native: Native, input: &Value, needle: &Value, cb: &mut dyn FnMut(Value) -> Res) -> Res {
+    let found = match (input, needle) {
+        (Value::Null, _) | (_, Value::Null) => Value::Null,
+        (Value::String(s), Value::String(n)) => {
+            if n.is_empty() {
+                return Err(err("Cannot search for an empty string"));
+            }
+            let mut out = Vec::new();
+            let mut from = 0;
+            while let Some(i) = s[from..].find(&**n) {
+                out.push(Value::Number((from + i) as f64));
+                from += i + 1;
+                while from < s.len() && !s.is_char_boundary(from) {
+                    from += 1;
+                }
+            }
+            Value::array(out)
+        }
+        (Value::Array(a), Value::Array(b)) => Value::array(ops::array_indices(a, b)),
+        (Value::Array(a), x) => Value::array(ops::array_indices(a, std::slice::from_ref(x))),
+        _ => ops::index(input, needle)?,
+    };
+    match native {
+        Native::Indices => cb(found),
+        Native::Index => cb(match &found {
+            Value::Array(a) => a.first().cloned().unwrap_or(Value::Null),
+            _ => Value::Null,
+        }),
+        _ => cb(match &found {
+            Value::Array(a) => a.last().cloned().unwrap_or(Value::Null),
+            _ => Value::Null,
+        }),
     }
 }
 

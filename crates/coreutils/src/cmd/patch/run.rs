@@ -236,31 +236,7 @@ impl<'o> Run<'o> {
         let inname = match inname {
             Some(n) => n,
             None => {
-                if !o.silent {
-                    self.say(&format!("can't find file to patch at input line {}\n", fp.start_line));
-                    if kind != Kind::Normal {
-                        self.say(if o.strip < 0 { "Perhaps you should have used the -p or --strip option?\n" } else { "Perhaps you used the wrong -p or --strip option?\n" });
-                    }
-                    if !fp.leading.is_empty() {
-                        self.say("The text leading up to this was:\n--------------------------\n");
-                        for l in &fp.leading {
-                            self.say.push(b'|');
-                            self.say.extend_from_slice(l);
-                        }
-                        self.say("--------------------------\n");
-                    }
-                }
-                if o.force || o.batch {
-                    self.say("No file to patch.  Skipping patch.\n");
-                } else {
-                    self.ask("File to patch: ");
-                    self.ask("Skip this patch? [y] ");
-                    if !o.silent {
-                        self.say("Skipping patch.\n");
-                    }
-                }
-                self.somefailed = true;
-                self.say(&format!("{} out of {} hunk{} ignored\n", total, total, if total == 1 { "" } else { "s" }));
+                self.no_file(&fp, kind, total);
                 return Ok(());
             }
         };
@@ -364,62 +340,107 @@ impl<'o> Run<'o> {
             }
         }
         if !skip {
-            applier.finish();
-            let backup = o.backup || (o.backup_if_mismatch.unwrap_or(!o.posix) && (mismatch || failed > 0));
-            let says_gone = fp.says_nonexistent[!reverse as usize] == 2;
-            if o.output.is_some() {
-                if !o.dry_run {
-                    self.write_output(&outname, &applier.out)?;
+            self.write_result(&mut applier, fp.says_nonexistent[!reverse as usize] == 2, &outname, mismatch || failed > 0, failed < total)?;
+        }
+        if failed > 0 {
+            self.save_rejects(&outname, &rej, failed, total, skip)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the patched file (or removes it when the patch empties it), after a backup when
+    /// one is asked for or the patch did not apply cleanly (`mismatched`).
+    fn write_result(&mut self, applier: &mut Applier<'_>, says_gone: bool, outname: &[u8], mismatched: bool, some_applied: bool) -> Result<(), Fatal> {
+        let o = self.opts;
+        applier.finish();
+        let backup = o.backup || (o.backup_if_mismatch.unwrap_or(!o.posix) && mismatched);
+        if o.output.is_some() {
+            if !o.dry_run {
+                self.write_output(outname, &applier.out)?;
+            }
+        } else if applier.zero_output && (o.remove_empty || (says_gone && !o.posix)) {
+            if !o.dry_run {
+                if backup {
+                    self.make_backup(outname)?;
                 }
-            } else if applier.zero_output && (o.remove_empty || (says_gone && !o.posix)) {
-                if !o.dry_run {
-                    if backup {
-                        self.make_backup(&outname)?;
-                    }
-                    if std::fs::remove_file(path(&outname)).is_ok() {
-                        remove_empty_parents(&outname);
-                    }
+                if std::fs::remove_file(path(outname)).is_ok() {
+                    remove_empty_parents(outname);
                 }
-            } else {
-                if !applier.zero_output && says_gone && !o.posix {
-                    self.somefailed = true;
-                    if !o.silent {
-                        self.say(&format!("Not deleting file {} as content differs from patch\n", shell_quote_str(&outname)));
-                    }
+            }
+        } else {
+            if !applier.zero_output && says_gone && !o.posix {
+                self.somefailed = true;
+                if !o.silent {
+                    self.say(&format!("Not deleting file {} as content differs from patch\n", shell_quote_str(outname)));
                 }
-                if !o.dry_run {
-                    if backup {
-                        self.make_backup(&outname)?;
-                    }
-                    if failed < total {
-                        self.write_output(&outname, &applier.out)?;
-                    }
+            }
+            if !o.dry_run {
+                if backup {
+                    self.make_backup(outname)?;
+                }
+                if some_applied {
+                    self.write_output(outname, &applier.out)?;
                 }
             }
         }
-        if failed > 0 {
-            self.somefailed = true;
-            self.say(&format!("{} out of {} hunk{} {}", failed, total, if total == 1 { "" } else { "s" }, if skip { "ignored" } else { "FAILED" }));
-            let rejname = match &o.reject_file {
-                Some(r) => r.clone(),
-                None => {
-                    let mut r = outname.clone();
-                    r.extend_from_slice(b".rej");
-                    r
-                }
-            };
-            if rejname.as_slice() == b"-" || o.dry_run {
-                self.say("\n");
-            } else {
-                self.say(&format!(" -- saving rejects to file {}\n", shell_quote_str(&rejname)));
-                let append = !self.rejects_created.insert(rejname.clone());
-                let result = if append {
-                    std::fs::OpenOptions::new().append(true).open(path(&rejname)).and_then(|mut f| f.write_all(&rej))
-                } else {
-                    std::fs::write(path(&rejname), &rej)
-                };
-                result.map_err(|e| Fatal(format!("Can't create file {} : {}", shell_quote_str(&rejname), strerror(&e))))?;
+        Ok(())
+    }
+
+    /// No file to patch was found: says so as GNU patch does and ignores the hunks.
+    fn no_file(&mut self, fp: &FilePatch, kind: Kind, total: usize) {
+        let o = self.opts;
+        if !o.silent {
+            self.say(&format!("can't find file to patch at input line {}\n", fp.start_line));
+            if kind != Kind::Normal {
+                self.say(if o.strip < 0 { "Perhaps you should have used the -p or --strip option?\n" } else { "Perhaps you used the wrong -p or --strip option?\n" });
             }
+            if !fp.leading.is_empty() {
+                self.say("The text leading up to this was:\n--------------------------\n");
+                for l in &fp.leading {
+                    self.say.push(b'|');
+                    self.say.extend_from_slice(l);
+                }
+                self.say("--------------------------\n");
+            }
+        }
+        if o.force || o.batch {
+            self.say("No file to patch.  Skipping patch.\n");
+        } else {
+            self.ask("File to patch: ");
+            self.ask("Skip this patch? [y] ");
+            if !o.silent {
+                self.say("Skipping patch.\n");
+            }
+        }
+        self.somefailed = true;
+        self.say(&format!("{} out of {} hunk{} ignored\n", total, total, if total == 1 { "" } else { "s" }));
+    }
+
+    /// Reports the failed hunks and writes them to the reject file (appending after the first
+    /// file of the run that used it).
+    fn save_rejects(&mut self, outname: &[u8], rej: &[u8], failed: usize, total: usize, skip: bool) -> Result<(), Fatal> {
+        let o = self.opts;
+        self.somefailed = true;
+        self.say(&format!("{} out of {} hunk{} {}", failed, total, if total == 1 { "" } else { "s" }, if skip { "ignored" } else { "FAILED" }));
+        let rejname = match &o.reject_file {
+            Some(r) => r.clone(),
+            None => {
+                let mut r = outname.to_vec();
+                r.extend_from_slice(b".rej");
+                r
+            }
+        };
+        if rejname.as_slice() == b"-" || o.dry_run {
+            self.say("\n");
+        } else {
+            self.say(&format!(" -- saving rejects to file {}\n", shell_quote_str(&rejname)));
+            let append = !self.rejects_created.insert(rejname.clone());
+            let result = if append {
+                std::fs::OpenOptions::new().append(true).open(path(&rejname)).and_then(|mut f| f.write_all(rej))
+            } else {
+                std::fs::write(path(&rejname), rej)
+            };
+            result.map_err(|e| Fatal(format!("Can't create file {} : {}", shell_quote_str(&rejname), strerror(&e))))?;
         }
         Ok(())
     }

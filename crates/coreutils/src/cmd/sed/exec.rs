@@ -9,7 +9,7 @@ use std::rc::Rc;
 use common::regex::Regex;
 
 use super::input::Input;
-use super::script::{Addr, Addr2, Kind, Script, SedRegex};
+use super::script::{Addr, Addr2, Kind, Script, SedRegex, Subst};
 
 #[path = "edit.rs"]
 mod edit;
@@ -330,23 +330,7 @@ impl<'s> Exec<'s> {
                     }
                     None => return Ok(End::Delete),
                 },
-                Kind::Exec(cmd) => {
-                    out.flush()?;
-                    match cmd {
-                        Some(c) => {
-                            let output = super::shell_output(c).map_err(|e| Failure::Message(e, 4))?;
-                            self.write_out(out, &output, false)?;
-                            self.missing_newline = false;
-                        }
-                        None => {
-                            let mut output = super::shell_output(&self.ps).map_err(|e| Failure::Message(e, 4))?;
-                            if output.last() == Some(&b'\n') {
-                                output.pop();
-                            }
-                            self.ps = output;
-                        }
-                    }
-                }
+                Kind::Exec(cmd) => self.exec(cmd.as_deref(), out)?,
                 Kind::FileName => {
                     let mut name = if input.name.is_empty() { b"-".to_vec() } else { input.name.clone() };
                     name.push(b'\n');
@@ -380,27 +364,8 @@ impl<'s> Exec<'s> {
                     self.missing_newline = false;
                 }
                 Kind::Next | Kind::NextAppend => {
-                    if input.is_last() || self.exit.is_some() {
-                        // GNU prints the pattern space and stops (POSIX mode: no print for N).
-                        let print = !(self.settings.posix && matches!(command.kind, Kind::NextAppend));
-                        return Ok(End::Quit(print));
-                    }
-                    if let Kind::Next = command.kind {
-                        if !self.settings.quiet {
-                            self.emit_ps(out)?;
-                        }
-                    }
-                    self.dump_queue(out)?;
-                    if let Some(line) = input.read(err) {
-                        self.lineno += 1;
-                        self.replaced = false;
-                        if let Kind::Next = command.kind {
-                            self.ps = line.data;
-                        } else {
-                            self.ps.push(b'\n');
-                            self.ps.extend_from_slice(&line.data);
-                        }
-                        self.chomped = line.chomped;
+                    if let Some(end) = self.next_line(matches!(command.kind, Kind::Next), input, out, err)? {
+                        return Ok(end);
                     }
                 }
                 Kind::Print => self.emit_ps(out)?,
@@ -429,26 +394,7 @@ impl<'s> Exec<'s> {
                         }
                     }
                 }
-                Kind::Subst(subst) => {
-                    if self.substitute(subst)? {
-                        self.replaced = true;
-                        if subst.eval {
-                            out.flush()?;
-                            let mut output = super::shell_output(&self.ps).map_err(|e| Failure::Message(e, 4))?;
-                            if output.last() == Some(&b'\n') {
-                                output.pop();
-                            }
-                            self.ps = output;
-                        }
-                        if subst.print {
-                            self.emit_ps(out)?;
-                        }
-                        if let Some(t) = subst.write {
-                            let ps = self.ps.clone();
-                            self.write_target(t, &ps, out)?;
-                        }
-                    }
-                }
+                Kind::Subst(subst) => self.subst_command(subst, out)?,
                 Kind::Write(t) => {
                     let ps = self.ps.clone();
                     self.write_target(*t, &ps, out)?;
@@ -467,6 +413,78 @@ impl<'s> Exec<'s> {
             }
         }
         Ok(End::Normal)
+    }
+
+    /// `e [command]`: runs the command and prints its output, or (without one) runs the
+    /// pattern space and replaces it with the output.
+    fn exec(&mut self, cmd: Option<&[u8]>, out: &mut dyn Write) -> Result<(), Failure> {
+        out.flush()?;
+        match cmd {
+            Some(c) => {
+                let output = super::shell_output(c).map_err(|e| Failure::Message(e, 4))?;
+                self.write_out(out, &output, false)?;
+                self.missing_newline = false;
+            }
+            None => {
+                let mut output = super::shell_output(&self.ps).map_err(|e| Failure::Message(e, 4))?;
+                if output.last() == Some(&b'\n') {
+                    output.pop();
+                }
+                self.ps = output;
+            }
+        }
+        Ok(())
+    }
+
+    /// `n` (`replace`) and `N`: the next line replaces or is appended to the pattern space;
+    /// Some when there is none and the cycle ends.
+    fn next_line(&mut self, replace: bool, input: &mut Input, out: &mut dyn Write, err: &mut dyn Write) -> Result<Option<End>, Failure> {
+        if input.is_last() || self.exit.is_some() {
+            // GNU prints the pattern space and stops (POSIX mode: no print for N).
+            let print = !(self.settings.posix && !replace);
+            return Ok(Some(End::Quit(print)));
+        }
+        if replace {
+            if !self.settings.quiet {
+                self.emit_ps(out)?;
+            }
+        }
+        self.dump_queue(out)?;
+        if let Some(line) = input.read(err) {
+            self.lineno += 1;
+            self.replaced = false;
+            if replace {
+                self.ps = line.data;
+            } else {
+                self.ps.push(b'\n');
+                self.ps.extend_from_slice(&line.data);
+            }
+            self.chomped = line.chomped;
+        }
+        Ok(None)
+    }
+
+    /// `s///` with its flags: `e` runs the result, `p` prints it, `w` writes it.
+    fn subst_command(&mut self, subst: &Subst, out: &mut dyn Write) -> Result<(), Failure> {
+        if self.substitute(subst)? {
+            self.replaced = true;
+            if subst.eval {
+                out.flush()?;
+                let mut output = super::shell_output(&self.ps).map_err(|e| Failure::Message(e, 4))?;
+                if output.last() == Some(&b'\n') {
+                    output.pop();
+                }
+                self.ps = output;
+            }
+            if subst.print {
+                self.emit_ps(out)?;
+            }
+            if let Some(t) = subst.write {
+                let ps = self.ps.clone();
+                self.write_target(t, &ps, out)?;
+            }
+        }
+        Ok(())
     }
 
     fn write_target(&mut self, index: usize, data: &[u8], out: &mut dyn Write) -> io::Result<()> {

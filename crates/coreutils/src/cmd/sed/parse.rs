@@ -153,7 +153,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn command(&mut self) -> PResult<()> {
+    /// A command's addresses: none, one, or a range (`a,b`, `a,+N`, `a,~N`).
+    fn addresses(&mut self) -> PResult<(Option<Addr>, Option<Addr2>)> {
         let addr1 = self.address()?;
         let mut addr2 = None;
         if addr1.is_some() {
@@ -187,6 +188,11 @@ impl<'a> Parser<'a> {
                 return Err(self.err("invalid usage of line address 0"));
             }
         }
+        Ok((addr1, addr2))
+    }
+
+    fn command(&mut self) -> PResult<()> {
+        let (addr1, addr2) = self.addresses()?;
         self.skip_spaces();
         let mut negate = false;
         while self.peek() == Some(b'!') {
