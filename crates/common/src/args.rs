@@ -324,6 +324,36 @@ mod tests {
         assert_eq!(parsed, vec![Parsed::Operand("-".into()), Parsed::Operand("-a".into())]);
     }
 
+    fn run_contract(args: &[&str]) -> (i32, String, String, Vec<Parsed>) {
+        const CMD: Command = Command { usage_status: 2, ..Command::new("demo", SPEC, "Usage: {name} [OPTION]...\n") };
+        let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
+        let mut io = Io { name: "demo".into(), stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
+        let mut seen = Vec::new();
+        let result = CMD.options(&os(args), &mut io, &mut |_, p| match p {
+            Parsed::Opt { id: "lines", value: Some(v) } if v == "bad" => Err(UError::new(1, "invalid number of lines: 'bad'")),
+            other => {
+                seen.push(other);
+                Ok(())
+            }
+        });
+        let status = io.finish(result.map(|()| 0));
+        (status, String::from_utf8_lossy(&stdout).into_owned(), String::from_utf8_lossy(&stderr).into_owned(), seen)
+    }
+
+    #[test]
+    fn contract_answers_help_version_and_usage_errors() {
+        assert_eq!(run_contract(&["demo", "-a", "--help", "-z"]).0, 2, "a usage error anywhere wins, as getopt reads all first here");
+        let (status, out, err, seen) = run_contract(&["demo", "-a", "--he", "x"]);
+        assert_eq!((status, out.as_str(), err.as_str()), (0, "Usage: demo [OPTION]...\n", ""));
+        assert_eq!(seen, vec![Parsed::Opt { id: "all", value: None }], "options after --help are not seen");
+        let (status, out, _, _) = run_contract(&["demo", "--version"]);
+        assert_eq!((status, out.as_str()), (0, "demo (Airlock coreutils) 0.1.0\n"));
+        let (status, _, err, _) = run_contract(&["demo", "--nope"]);
+        assert_eq!((status, err.as_str()), (2, "demo: unrecognized option '--nope'\nTry 'demo --help' for more information.\n"));
+        let (status, out, err, _) = run_contract(&["demo", "-n", "bad", "--help"]);
+        assert_eq!((status, out.as_str(), err.as_str()), (1, "", "demo: invalid number of lines: 'bad'\n"), "an invalid value before --help is reported first");
+    }
+
     #[test]
     fn require_order_stops_at_first_operand() {
         let parsed = parse(&os(&["cmd", "-a"]), SPEC, Order::RequireOrder).unwrap();

@@ -88,6 +88,34 @@ pub fn open_input<'a>(path: &OsStr, stdin: &'a mut dyn BufRead) -> io::Result<In
     Ok(Input::File(BufReader::with_capacity(BUFFER_SIZE, file)))
 }
 
+/// Why filtering one input stopped: reading it failed, or writing the output did.
+pub enum Failure {
+    Read(io::Error),
+    Write(io::Error),
+}
+
+/// Runs `filter` over each operand (`-` is stdin) in GNU's shape: an input that cannot be
+/// opened or read is reported as `name: FILE: reason` and the next one follows (status 1);
+/// a failed write ends the command (`UError::write`).
+pub fn filter_inputs(io: &mut Io, files: &[std::ffi::OsString], filter: &mut dyn FnMut(&mut dyn BufRead, &mut dyn Write) -> Result<(), Failure>) -> Result<i32, UError> {
+    let mut status = 0;
+    for file in files {
+        let result = match open_input(file, &mut *io.stdin) {
+            Ok(mut input) => filter(input.reader(), io.stdout),
+            Err(e) => Err(Failure::Read(e)),
+        };
+        match result {
+            Ok(()) => {}
+            Err(Failure::Read(e)) => {
+                io.error(describe(file, &e));
+                status = 1;
+            }
+            Err(Failure::Write(e)) => return Err(UError::write(&e)),
+        }
+    }
+    Ok(status)
+}
+
 /// Calls `f` with each line (including its terminator, if any) read from `reader`, split
 /// at `delimiter` (b'\n', or 0 for -z). Stops early when `f` returns false.
 pub fn for_each_line(reader: &mut dyn BufRead, delimiter: u8, mut f: impl FnMut(&[u8]) -> io::Result<bool>) -> io::Result<()> {

@@ -6,9 +6,8 @@ use std::ffi::OsString;
 use std::io::{self, BufRead};
 
 use common::args::{Command, HasArg, OptSpec, Parsed};
-use common::UError;
-use common::io::open_input;
-use common::Io;
+use common::io::{filter_inputs, Failure};
+use common::{Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("A", 'A', "show-all"),
@@ -101,35 +100,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     }
     let plain = !(o.number || o.squeeze || o.ends || o.tabs || o.nonprint);
     let mut state = State::default();
-    let mut status = 0;
-    for file in &files {
-        let mut input = match open_input(file, &mut *io.stdin) {
-            Ok(i) => i,
-            Err(e) => {
-                io.error(format!("{}: {}", file.to_string_lossy(), common::strerror(&e)));
-                status = 1;
-                continue;
-            }
-        };
-        let result = if plain { copy(input.reader(), io.stdout) } else { cat_lines(input.reader(), io.stdout, &o, &mut state) };
-        match result {
-            Ok(()) => {}
-            Err(Failure::Read(e)) => {
-                io.error(format!("{}: {}", file.to_string_lossy(), common::strerror(&e)));
-                status = 1;
-            }
-            Err(Failure::Write(e)) => {
-                drop(input);
-                return Err(UError::write(&e));
-            }
-        }
-    }
-    Ok(status)
-}
-
-enum Failure {
-    Read(io::Error),
-    Write(io::Error),
+    filter_inputs(io, &files, &mut |reader, out| if plain { copy(reader, out) } else { cat_lines(reader, out, &o, &mut state) })
 }
 
 fn copy(reader: &mut dyn BufRead, out: &mut dyn io::Write) -> Result<(), Failure> {

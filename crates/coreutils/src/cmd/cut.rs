@@ -3,11 +3,11 @@
 //! where --output-delimiter goes in byte mode.
 
 use std::ffi::OsString;
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 
 use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
-use common::io::open_input;
-use common::{strerror, Io, UError};
+use common::io::{filter_inputs, Failure};
+use common::{Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("b", 'b', "bytes", HasArg::Required),
@@ -197,34 +197,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let mut status = 0;
-    for file in &files {
-        let mut input = match open_input(file, &mut *io.stdin) {
-            Ok(i) => i,
-            Err(e) => {
-                io.error(format!("{}: {}", file.to_string_lossy(), strerror(&e)));
-                status = 1;
-                continue;
-            }
-        };
-        match cut(input.reader(), io.stdout, &config) {
-            Ok(()) => {}
-            Err(Failure::Read(e)) => {
-                io.error(format!("{}: {}", file.to_string_lossy(), strerror(&e)));
-                status = 1;
-            }
-            Err(Failure::Write(e)) => {
-                drop(input);
-                return Err(UError::write(&e));
-            }
-        }
-    }
-    Ok(status)
-}
-
-enum Failure {
-    Read(io::Error),
-    Write(io::Error),
+    filter_inputs(io, &files, &mut |reader, out| cut(reader, out, &config))
 }
 
 fn cut(reader: &mut dyn BufRead, out: &mut dyn Write, c: &Config) -> Result<(), Failure> {

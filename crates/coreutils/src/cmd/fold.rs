@@ -3,11 +3,11 @@
 //! unless -b counts plain bytes; -s breaks after the last blank that fits.
 
 use std::ffi::OsString;
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 
-use common::args::{self, Command, os_bytes, HasArg, OptSpec, Parsed};
-use common::io::{open_input, quote};
-use common::{strerror, Io, UError};
+use common::args::{self, os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::io::{filter_inputs, quote, Failure};
+use common::{Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("b", 'b', "bytes"),
@@ -77,35 +77,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let mut status = 0;
-    for file in &files {
-        let mut input = match open_input(file, &mut *io.stdin) {
-            Ok(i) => i,
-            Err(e) => {
-                io.error(format!("{}: {}", file.to_string_lossy(), strerror(&e)));
-                status = 1;
-                continue;
-            }
-        };
-        match fold(input.reader(), io.stdout, width, bytes, spaces) {
-            Ok(()) => {}
-            Err(Failure::Read(e)) => {
-                drop(input);
-                io.error(format!("{}: {}", file.to_string_lossy(), strerror(&e)));
-                status = 1;
-            }
-            Err(Failure::Write(e)) => {
-                drop(input);
-                return Err(UError::write(&e));
-            }
-        }
-    }
-    Ok(status)
-}
-
-enum Failure {
-    Read(io::Error),
-    Write(io::Error),
+    filter_inputs(io, &files, &mut |reader, out| fold(reader, out, width, bytes, spaces))
 }
 
 fn adjust(column: usize, c: u8, bytes: bool) -> usize {

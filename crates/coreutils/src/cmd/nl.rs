@@ -2,12 +2,12 @@
 //! `\:\:`, `\:`) each have a numbering style: all, nonempty, none, or lines matching a BRE.
 
 use std::ffi::OsString;
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 
-use common::args::{self, Command, os_bytes, HasArg, OptSpec, Parsed};
-use common::io::{open_input, quote};
+use common::args::{self, os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::io::{filter_inputs, quote, Failure};
 use common::regex::{Flags, Flavor, Regex};
-use common::{strerror, Io, UError};
+use common::{Io, UError};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("b", 'b', "body-numbering", HasArg::Required),
@@ -170,35 +170,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         files.push(OsString::from("-"));
     }
     let mut state = State { number: c.start, section: 1, blank_run: 0 };
-    let mut status = 0;
-    for file in &files {
-        let mut input = match open_input(file, &mut *io.stdin) {
-            Ok(i) => i,
-            Err(e) => {
-                io.error(format!("{}: {}", file.to_string_lossy(), strerror(&e)));
-                status = 1;
-                continue;
-            }
-        };
-        match number_lines(input.reader(), io.stdout, &c, &mut state) {
-            Ok(()) => {}
-            Err(Failure::Read(e)) => {
-                drop(input);
-                io.error(format!("{}: {}", file.to_string_lossy(), strerror(&e)));
-                status = 1;
-            }
-            Err(Failure::Write(e)) => {
-                drop(input);
-                return Err(UError::write(&e));
-            }
-        }
-    }
-    Ok(status)
-}
-
-enum Failure {
-    Read(io::Error),
-    Write(io::Error),
+    filter_inputs(io, &files, &mut |reader, out| number_lines(reader, out, &c, &mut state))
 }
 
 /// Which section a delimiter line starts (0 header, 1 body, 2 footer), if it is one.
