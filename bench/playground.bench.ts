@@ -3,14 +3,17 @@
 // lines run in order, and saving and reloading a 1,000-file workspace and a workspace with
 // one 200 MB file through IndexedDB. Figures only; nothing is asserted.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { serverConfig, startServer } from '../server/main.js';
 import { percentile, type BenchRow } from './report.js';
 
 const GROUP = 'playground';
-const webRoot = fileURLToPath(new URL('../dist/web', import.meta.url));
+// AIRLOCK_BENCH_WEB names another build to measure (e.g. one of an older commit, for a
+// before/after comparison at the same load).
+const webRoot = process.env.AIRLOCK_BENCH_WEB ?? fileURLToPath(new URL('../dist/web', import.meta.url));
 
 async function firstPromptMs(page: Page): Promise<number> {
   await page.waitForFunction(() => performance.getEntriesByName('airlock-first-prompt').length > 0, undefined, { timeout: 60_000 });
@@ -22,7 +25,10 @@ function median(values: number[]): number {
 }
 
 export async function run(): Promise<BenchRow[]> {
-  if (!existsSync(`${webRoot}/index.html`)) throw new Error('dist/web is missing: run `npm run build` first');
+  if (!existsSync(`${webRoot}/index.html`)) throw new Error(`${webRoot}/index.html is missing: run \`npm run build\` first`);
+  // The page shares the cores with whatever else runs: its times compare only at similar load.
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  console.log(`bench: playground: ${webRoot}, load average ${load} on ${availableParallelism()} cores`);
   const server = await startServer(serverConfig({ server: { port: 0, web: webRoot }, log: { level: 'warn' } }));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const rows: BenchRow[] = [];
