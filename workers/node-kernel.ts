@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import * as Comlink from 'comlink';
 import { KernelService } from '../src/kernel/kernel-service.js';
 import { installErrorTransfer } from '../src/protocol/channel.js';
-import { PROTOCOL_VERSION, type KernelInit, type ModuleSpec } from '../src/protocol/messages.js';
-import { DEFAULT_LIMITS } from '../src/protocol/limits.js';
+import type { KernelInit, ModuleSpec } from '../src/protocol/messages.js';
 import { framedEndpoint } from '../src/protocol/node-framing.js';
 import { FORBIDDEN_GLOBALS, hardenRealm } from './harden.js';
 import { nodeInlinePythonPrograms, nodePythonPrograms } from '../src/kernel/python/node-launcher.js';
@@ -68,21 +67,4 @@ const service = new NodeKernelService((event) => endpoint.postMessage(event), FO
   nodeForeignWorkerFactory(wasiWorkerScript),
 );
 hardenRealm();
-warmUp();
 Comlink.expose(service, endpoint);
-
-/**
- * Sets a kernel up once on nothing, while this child waits in the pool: V8 compiles each
- * function on its first call, and a fork (init and the image in one message) would wait for
- * that otherwise (~8 ms of this child's CPU at 1,000 files, about half of which this saves).
- * The kernel made here has no programs but the modules, holds no sandbox's data and is
- * dropped; the kernel that serves is made by the host's init as before.
- */
-function warmUp(): void {
-  const throwaway = new KernelService(() => undefined);
-  void throwaway.init({ protocolVersion: PROTOCOL_VERSION, modules: [...compiled.values()], limits: DEFAULT_LIMITS, allowedTools: null, hostname: 'sandbox', env: {} });
-  const base = { mode: 0o644, uid: 1000, gid: 1000, atimeNs: 0n, mtimeNs: 0n, ctimeNs: 0n, writable: true };
-  const dir = { ...base, kind: 'dir' as const, ino: 1 << 20, entries: new Map([['f', (1 << 20) + 1]]), parent: 1 };
-  const file = { ...base, kind: 'file' as const, ino: (1 << 20) + 1, size: 1, dataStart: 0 };
-  void throwaway.loadImage({ records: [], deleted: [], image: { inodes: [dir, file], contents: new Uint8Array(1) }, shellState: new Uint8Array(0), last: true });
-}
