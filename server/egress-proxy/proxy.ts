@@ -268,10 +268,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       // The scrubber (a pass through JS per chunk) only where there are secrets to scrub.
       const source: Readable = scrubbing ? upstream.body.pipe(scrubStream(policy.secrets)) : upstream.body;
       if (source !== upstream.body) upstream.body.once('error', (error: Error) => source.destroy(error));
-      relay(source, res, limits.responseBytes, 'the response', ({ bytes, error }) => {
+      const onEnd = ({ bytes, error }: { bytes: number; error?: Error }): void => {
         if (error !== undefined) upstream.body.destroy();
         report(method, url, decision, { status: upstream.status, bytes, durationMs: Math.round(performance.now() - started), ...(error ? { reason: error.message } : {}) });
-      });
+      };
+      // The scrubber keeps views of its input across chunks: only an unscrubbed body gives its read buffers back.
+      relay(source, res, limits.responseBytes, 'the response', onEnd, scrubbing ? undefined : upstream.release);
     } catch (error) {
       const name = (error as Error).name;
       const timedOut = name === 'TimeoutError';
@@ -419,11 +421,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
           done(error);
         },
       });
-      const onread = regionReads((chunk) => {
+      const reads = regionReads((chunk) => {
+        reads.retain(chunk);
         if (!down.push(chunk)) upstream.pause();
         return !upstream.isPaused();
       });
-      const upstream: Socket = netConnect({ host: decision.addresses[0] ?? target.host, port: Number(target.port), onread });
+      const upstream: Socket = netConnect({ host: decision.addresses[0] ?? target.host, port: Number(target.port), onread: reads.onread });
       upstream.once('end', () => down.push(null));
       upstream.on('error', (error) => {
         report('CONNECT', url, decision, { reason: error.message });
@@ -449,7 +452,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
           });
         }
         // Reported once the far side's bytes end, with how many there were.
-        relay(down, client, limits.responseBytes, 'the tunnelled response', ({ bytes }) => report('CONNECT', url, decision, { bytes, durationMs: Math.round(performance.now() - started) }));
+        relay(down, client, limits.responseBytes, 'the tunnelled response', ({ bytes }) => report('CONNECT', url, decision, { bytes, durationMs: Math.round(performance.now() - started) }), reads.release);
         relay(client, upstream, limits.requestBytes, 'the tunnelled request', () => undefined);
         client.resume();
       });

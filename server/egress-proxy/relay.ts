@@ -16,9 +16,10 @@ export interface RelayEnd {
 /**
  * Writes `source` into `sink` with backpressure, at most `limit` bytes (`what` names the body
  * in the error); calls `onEnd` once. On any failure both sides are destroyed: a client never
- * gets a silently shortened body that looks complete.
+ * gets a silently shortened body that looks complete. `written`, if given, is told each chunk
+ * once the sink is done with it (its read buffer may then be read into again).
  */
-export function relay(source: Readable, sink: Writable, limit: number, what: string, onEnd: (end: RelayEnd) => void): void {
+export function relay(source: Readable, sink: Writable, limit: number, what: string, onEnd: (end: RelayEnd) => void, written?: (chunk: Buffer) => void): void {
   let bytes = 0;
   let ended = false;
   const finish = (error?: Error): void => {
@@ -35,7 +36,7 @@ export function relay(source: Readable, sink: Writable, limit: number, what: str
   const onData = (chunk: Buffer): void => {
     bytes += chunk.length;
     if (bytes > limit) return finish(new Error(`${what} is larger than the proxy's ${limit} bytes`));
-    if (!sink.write(chunk)) source.pause();
+    if (!(written === undefined ? sink.write(chunk) : sink.write(chunk, () => written(chunk)))) source.pause();
   };
   const onDrain = (): void => void source.resume();
   if (source.destroyed) return finish(source.errored ?? new Error(`${what} ended before it could be relayed`));

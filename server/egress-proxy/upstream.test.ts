@@ -4,8 +4,9 @@
 // of responses that could smuggle a second one. Nothing leaves 127.0.0.1.
 
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { relay } from './relay.js';
 import { upstreamClient, type UpstreamClient } from './upstream.js';
 
 interface RawServer {
@@ -143,6 +144,30 @@ describe('the upstream client', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of response.body) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(payload)).toBe(true);
+  });
+
+  it('gives read buffers back only once a slow consumer has written each chunk: megabytes pass intact', async () => {
+    const payload = Buffer.from(Array.from({ length: 3 * 1024 * 1024 }, (_, i) => (i * 31 + (i >> 12)) % 253));
+    const { client: upstream, url } = await start((_i, socket) => {
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${payload.length}\r\n\r\n`);
+      socket.write(payload);
+      return undefined;
+    });
+    const response = await upstream.request({ url: url('/'), addresses: ['127.0.0.1'], method: 'GET', headers: [], body: Buffer.alloc(0) });
+    // Each write completes a moment later and copies its chunk only then: a buffer read into
+    // again before the chunk was released would show here as changed bytes.
+    const kept: Buffer[] = [];
+    const slow = new Writable({
+      highWaterMark: 64 * 1024,
+      write(chunk: Buffer, _encoding, done) {
+        setTimeout(() => {
+          kept.push(Buffer.from(chunk));
+          done();
+        }, 1);
+      },
+    });
+    await new Promise<void>((resolve, reject) => relay(response.body, slow, payload.length, 'the response', ({ error }) => (error ? reject(error) : resolve()), response.release));
+    expect(Buffer.concat(kept).equals(payload)).toBe(true);
   });
 
   it('fails a body cut short by the upstream instead of ending it cleanly', async () => {

@@ -9,7 +9,7 @@ import { isIP, connect as netConnect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { pinnedLookup } from '../../src/host/network/node-network.js';
-import { regionReads } from './read-regions.js';
+import { regionReads, type RegionReads } from './read-regions.js';
 import { ChunkedDecoder, parseResponseHead, UpstreamProtocolError, type ResponseHead } from './response-framing.js';
 
 export interface UpstreamRequest {
@@ -27,6 +27,11 @@ export interface UpstreamResponse {
   headers: Array<[string, string]>;
   /** The body: destroying it ends the exchange and drops the connection. */
   body: Readable;
+  /**
+   * Tells that a chunk of the body has been written out (its read buffer may be read into
+   * again). Only for a consumer that keeps no view of the chunk after its write: not a scrubber.
+   */
+  release(chunk: Buffer): void;
 }
 
 export interface UpstreamOptions {
@@ -75,6 +80,7 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
   const all = new Set<Socket>();
   /** Where each connection's bytes go now: the exchange it carries, or the handler that drops it while idle. */
   const readers = new WeakMap<Socket, (chunk: Buffer) => void>();
+  const regions = new WeakMap<Socket, RegionReads>();
 
   const keyOf = (request: UpstreamRequest): string => `${request.url.origin} ${request.addresses.join(',')}`;
 
@@ -83,14 +89,16 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
       const host = request.url.hostname.replace(/^\[(.*)\]$/, '$1');
       const port = Number(request.url.port || (request.url.protocol === 'https:' ? 443 : 80));
       const lookup = request.addresses.length > 0 ? { lookup: pinnedLookup(request.addresses) } : {};
-      const onread = regionReads((chunk) => {
+      const reads = regionReads((chunk) => {
         readers.get(socket)?.(chunk);
         return !socket.isPaused();
       });
+      const onread = reads.onread;
       // (tls.connect passes `onread` on to its socket; @types/node does not list it.)
       const tlsOptions: ConnectionOptions & { onread: typeof onread } = { host, port, ...lookup, onread, ...(isIP(host) === 0 ? { servername: host } : {}), ...(options.ca === undefined ? {} : { ca: options.ca }), ALPNProtocols: ['http/1.1'] };
       const socket: Socket = request.url.protocol === 'https:' ? tlsConnect(tlsOptions) : netConnect({ host, port, ...lookup, onread });
       all.add(socket);
+      regions.set(socket, reads);
       socket.once('close', () => all.delete(socket));
       socket.setNoDelay(true);
       socket.setTimeout(options.idleMs, () => socket.destroy(new UpstreamTimeoutError(`no connection within ${options.idleMs} ms`)));
@@ -172,7 +180,8 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
         while (response === undefined) {
           const end = pending.indexOf(HEAD_END);
           if ((end < 0 ? pending.length : end) > options.headBytes) throw new UpstreamProtocolError(`the response head is larger than the proxy's ${options.headBytes} bytes`);
-          if (end < 0) return;
+          // What waits for the rest of the head is copied: its read buffer may be read into again.
+          if (end < 0) return void (pending = Buffer.from(pending));
           const parsed = parseResponseHead(pending.toString('latin1', 0, end), request.method);
           pending = pending.subarray(end + HEAD_END.length);
           // Interim answers (100 Continue, 103 Early Hints) come before the real one.
@@ -180,13 +189,14 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
           if (parsed.status >= 200) response = parsed;
         }
         const done = response;
-        reader = new BodyReader(socket, response, options.headBytes, (rest) => complete(done, rest), () => {
+        const reads = regions.get(socket) as RegionReads;
+        reader = new BodyReader(socket, response, options.headBytes, reads, (rest) => complete(done, rest), () => {
           if (finished) return;
           finished = true;
           cleanUp();
           socket.destroy();
         });
-        resolve({ status: response.status, headers: response.headers, body: reader.body });
+        resolve({ status: response.status, headers: response.headers, body: reader.body, release: (chunk) => reads.release(chunk) });
         reader.write(pending);
       };
       function onData(chunk: Buffer): void {
@@ -259,6 +269,7 @@ class BodyReader {
     private readonly socket: Socket,
     private readonly response: ResponseHead,
     trailerBytes: number,
+    private readonly reads: RegionReads,
     private readonly onComplete: (rest: Buffer) => void,
     onDestroyed: () => void,
   ) {
@@ -313,6 +324,8 @@ class BodyReader {
   }
 
   private deliver(chunk: Buffer): void {
+    // Counted as handed on at once (while the read's buffer is still current): held or queued, it is in use.
+    this.reads.retain(chunk);
     const held = this.held;
     if (held === undefined) {
       this.held = chunk;
