@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pythonSnapshotReady } from '../python/node-snapshot.js';
 import { kernelBundlePath } from './kernel-bundle.js';
+import { expectNothingCarriedOver } from '../../../tests/python-isolation/state.js';
 import { Sandbox, drainWarmPool, type RunOptions } from './index.js';
 
 const shellBuilt = existsSync(fileURLToPath(new URL('../../../public/wasm/shell.wasm', import.meta.url)));
@@ -68,6 +69,10 @@ print(os.system('exit 3') >> 8)
 print(subprocess.run(['sleep', '0.05']).returncode)
 EOF`;
     expect(await run(script)).toEqual({ out: 'x\ny\na\nB\nPIPED\n3\n0\n', err: '', code: 0 });
+  });
+
+  it('leaves nothing of one run in the next: globals, modules, builtins, files, env, cwd, signals, memory', async () => {
+    await expectNothingCarriedOver(sandbox);
   });
 
   it('gives each run a fresh interpreter', async () => {

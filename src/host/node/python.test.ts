@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pythonSnapshotReady } from '../python/node-snapshot.js';
 import { kernelBundlePath } from './kernel-bundle.js';
+import { expectNothingCarriedOver } from '../../../tests/python-isolation/state.js';
 import { Sandbox, drainWarmPool } from './index.js';
 
 const shellBuilt = existsSync(fileURLToPath(new URL('../../../public/wasm/shell.wasm', import.meta.url)));
@@ -105,6 +106,10 @@ EOF`;
     expect(piped.out).toBe('2\n');
     expect(piped.err).toMatch(/^Python 3\.[\s\S]*\n>>> >>> \n$/);
     expect((await run('python3 -i </dev/null')).code).toBe(0);
+  });
+
+  it('leaves nothing of one run in the next: globals, modules, builtins, files, env, cwd, signals, memory', async () => {
+    await expectNothingCarriedOver(sandbox);
   });
 
   it('gives every invocation a fresh interpreter', async () => {

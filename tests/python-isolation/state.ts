@@ -1,0 +1,76 @@
+// What one python3 run could leave for the next if interpreters were reused (issue 21):
+// PLANT changes every kind of interpreter state it can reach, PROBE reports that state as
+// one JSON line. A fresh interpreter per run means PROBE prints the same line before and
+// after PLANT (src/host/node/python.test.ts in worker mode, python-inline.test.ts inline).
+// Both are plain Python, run with `python3 -c`.
+
+import { expect } from 'vitest';
+import type { Sandbox } from '../../src/host/node/index.js';
+
+/** 16 bytes PLANT fills 16 MiB of memory with and PROBE counts in the interpreter's memory. */
+const PATTERN = 'bytes(range(0xa0, 0xb0))';
+
+export const PLANT = `
+import builtins, ctypes, json, os, signal, sys
+import __main__
+__main__.PLANTED = 1
+builtins.PLANTED = 1
+builtins.abs = lambda value: 'planted'
+json.PLANTED = 1
+sys.modules['planted_module'] = type(sys)('planted_module')
+sys.path.insert(0, '/planted')
+sys.meta_path.insert(0, type('PlantedFinder', (), {'find_spec': staticmethod(lambda *args: None)})())
+sys.path_hooks.insert(0, lambda path: None)
+sys.setrecursionlimit(321)
+sys.excepthook = lambda *args: None
+os.environ['PLANTED'] = '1'
+os.chdir('/tmp')
+left_open = [open('/tmp/planted-open.txt', 'w'), os.open('/tmp/planted-fd.txt', os.O_CREAT | os.O_WRONLY)]
+left_open[0].write('unflushed')
+signal.signal(signal.SIGINT, lambda *args: None)
+signal.signal(signal.SIGTERM, lambda *args: None)
+with open('/lib/planted.txt', 'w') as private:
+    private.write('planted')
+planted_memory = bytearray(${PATTERN} * (1 << 20))
+print('planted')
+`;
+
+export const PROBE = `
+import builtins, ctypes, json, os, signal, sys
+import __main__
+pattern = ${PATTERN}
+# The interpreter's memory up to a fresh 32 MiB block, in 1 MiB pieces: a reused instance
+# whose memory was not restored would still hold PLANT's 16 MiB of the pattern.
+block = bytearray(32 << 20)
+top = ctypes.addressof((ctypes.c_char * len(block)).from_buffer(block)) + len(block)
+in_memory = sum(ctypes.string_at(at, min(1 << 20, top - at)).count(pattern) for at in range(0, top, 1 << 20))
+open_fds = []
+for fd in range(3, 64):
+    try:
+        os.fstat(fd)
+        open_fds.append(fd)
+    except OSError:
+        pass
+print(json.dumps({
+    'main': hasattr(__main__, 'PLANTED'), 'builtins': hasattr(builtins, 'PLANTED'), 'abs': abs(-1),
+    'module attribute': hasattr(json, 'PLANTED'), 'modules': sorted(sys.modules),
+    'path': sys.path, 'meta_path': [type(f).__name__ for f in sys.meta_path], 'path_hooks': len(sys.path_hooks),
+    'recursion limit': sys.getrecursionlimit(), 'excepthook': sys.excepthook is sys.__excepthook__,
+    'env': os.environ.get('PLANTED'), 'cwd': os.getcwd(), 'open fds': open_fds,
+    'SIGINT': repr(signal.getsignal(signal.SIGINT)), 'SIGTERM': repr(signal.getsignal(signal.SIGTERM)),
+    'private file': os.path.exists('/lib/planted.txt'), 'pattern absent from memory': in_memory < 64,
+}))
+`;
+
+/** Runs PROBE, PLANT, PROBE in `sandbox` and expects the two probes to agree, and clean. */
+export async function expectNothingCarriedOver(sandbox: Sandbox): Promise<void> {
+  const probe = async (): Promise<string> => {
+    const result = await sandbox.run(['python3', '-c', PROBE], { timeoutMs: 120_000 });
+    expect(result.stderr).toBe('');
+    return result.stdout;
+  };
+  const before = await probe();
+  expect((await sandbox.run(['python3', '-c', PLANT], { timeoutMs: 120_000 })).stdout).toBe('planted\n');
+  expect(await probe()).toBe(before);
+  expect(JSON.parse(before)).toMatchObject({ main: false, builtins: false, abs: 1, env: null, 'open fds': [], 'private file': false, 'pattern absent from memory': true });
+}
