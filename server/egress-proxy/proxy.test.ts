@@ -6,7 +6,7 @@
 
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProxyAgent, request } from 'undici';
@@ -56,6 +56,9 @@ describe('the egress proxy', () => {
   let tunnelConnections = 0;
   let slow: Server;
   let slowPort = 0;
+  // Answers with exact bytes, by path: framings a lenient reader could be fooled by.
+  let raw: NetServer;
+  let rawPort = 0;
   let testCa: string;
   let proxy: EgressProxy;
   const decisions: ProxyDecision[] = [];
@@ -88,9 +91,20 @@ describe('the egress proxy', () => {
       res.on('close', () => clearInterval(timer));
     });
     slowPort = await listen(slow);
+    raw = createNetServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.once('data', (chunk: Buffer) => {
+        const path = chunk.toString('latin1').split(' ')[1];
+        if (path === '/repeated-length') socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 2, 2\r\n\r\nok');
+        else if (path === '/smuggle') socket.end('HTTP/1.1 200 OK\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n\r\n');
+        else socket.end('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    rawPort = (raw.address() as AddressInfo).port;
     proxy = await startEgressProxy({
       policy: {
-        allowedHosts: [`127.0.0.1:${plainPort}`, `plain.test:${plainPort}`, `upstream.test:${httpsPort}`, `tunnel.test:${tunnelPort}`, `slow.test:${slowPort}`, `big.test:${plainPort}`, '*:*'],
+        allowedHosts: [`127.0.0.1:${plainPort}`, `plain.test:${plainPort}`, `upstream.test:${httpsPort}`, `tunnel.test:${tunnelPort}`, `slow.test:${slowPort}`, `big.test:${plainPort}`, `raw.test:${rawPort}`, '*:*'],
         tunnel: ['tunnel.test'],
         secrets: [{ name: 'API_TOKEN', value: SECRET, hosts: ['upstream.test:*', 'tunnel.test:*'], header: 'Authorization', template: 'Bearer ${API_TOKEN}' }],
       },
@@ -104,7 +118,7 @@ describe('the egress proxy', () => {
   afterAll(async () => {
     await proxy?.close();
     for (const server of [plain, https, tunnelled, slow]) server?.closeAllConnections?.();
-    await Promise.all([plain, https, tunnelled, slow].map((s) => new Promise((r) => s?.close(r))));
+    await Promise.all([plain, https, tunnelled, slow, raw].map((s) => new Promise((r) => s?.close(r))));
     await wire?.close();
     await dns?.close();
   });
@@ -288,6 +302,23 @@ describe('the egress proxy', () => {
       await agent.close();
       await fragile.close();
     }
+  });
+
+  it('passes on one Content-Length for repeated equal ones, re-frames a chunked body, and refuses a response with both framings', async () => {
+    // Without secrets in the policy nothing is scrubbed, and the length passes on.
+    const unscrubbed = await startEgressProxy({ policy: { allowedHosts: [`raw.test:${rawPort}`] }, dnsServers: [dns.server] });
+    try {
+      const repeated = await request(`http://raw.test:${rawPort}/repeated-length`, { dispatcher: new ProxyAgent({ uri: unscrubbed.url as string, proxyTunnel: false }) });
+      expect(repeated.headers['content-length']).toBe('2');
+      expect(await repeated.body.text()).toBe('ok');
+    } finally {
+      await unscrubbed.close();
+    }
+    const chunked = await request(`http://raw.test:${rawPort}/chunked`, { dispatcher: through() });
+    expect(await chunked.body.text()).toBe('abc');
+    const smuggled = await request(`http://raw.test:${rawPort}/smuggle`, { dispatcher: through() });
+    expect(smuggled.statusCode).toBe(502);
+    expect(await smuggled.body.text()).toContain('both Transfer-Encoding and Content-Length');
   });
 
   it('answers a request that is not a proxy request with 400', async () => {

@@ -255,7 +255,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       let length: string | undefined;
       for (const [rawName, value] of upstream.headers) {
         const name = rawName.toLowerCase();
-        if (name === 'content-length') length = value;
+        // (Repeated values were checked equal when the head was read: one is passed on.)
+        if (name === 'content-length') length = value.split(',')[0]?.trim();
         if (HOP_BY_HOP.has(name)) continue;
         const scrubbed = scrubText(policy.secrets, value);
         const before = out[name];
