@@ -1,7 +1,7 @@
 // The proxy's HTTP/1.1 client to upstreams: connections to the checked addresses only, kept
 // alive per origin and address set, one request at a time on each. The response body comes
 // out as a Readable whose chunks are the socket's own (Content-Length framing) or slices of
-// them (chunked), so relaying a MiB costs the proxy about what the tunnel's byte copy does.
+// them (chunked), so relaying a body costs the proxy little more than the tunnel's byte copy.
 // Time limits: `idleMs` of silence from the upstream, `totalMs` for the whole exchange (head
 // and body); both end the exchange with a TimeoutError.
 
