@@ -12,16 +12,8 @@
 
 import type { InodeRecord } from './records.js';
 
-interface ImageInodeCommon {
-  ino: number;
-  mode: number;
-  uid: number;
-  gid: number;
-  atimeNs: bigint;
-  mtimeNs: bigint;
-  ctimeNs: bigint;
-  writable: boolean;
-}
+/** What every kind of inode has, as in its record. */
+type ImageInodeCommon = Pick<InodeRecord, 'ino' | 'mode' | 'uid' | 'gid' | 'atimeNs' | 'mtimeNs' | 'ctimeNs' | 'writable'>;
 
 export type ImageInode =
   | (ImageInodeCommon & { kind: 'file'; size: number; /** Where its content starts in the page's buffer. */ dataStart: number })

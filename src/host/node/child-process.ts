@@ -189,6 +189,8 @@ function startChild(spec: ChildSpec): ChildConnection {
 /** One warm spare child per configuration. */
 export class ChildPool {
   private readonly spares = new Map<string, ChildConnection>();
+  /** Counts drain() calls: a refill asked for before the last drain is not made. */
+  private drains = 0;
 
   connect(spec: ChildSpec, options: ConnectOptions): KernelConnection {
     const resources = { memoryBytes: options.sandboxMemoryBytes ?? DEFAULT_LIMITS.sandboxMemoryBytes, cpus: options.sandboxCpus ?? DEFAULT_LIMITS.sandboxCpus };
@@ -198,7 +200,10 @@ export class ChildPool {
     this.spares.delete(key);
     connection ??= startChild(full);
     connection.hold();
-    connection.refillAfter(() => this.refill(key, full));
+    const drains = this.drains;
+    connection.refillAfter(() => {
+      if (this.drains === drains) this.refill(key, full);
+    });
     return connection;
   }
 
@@ -213,6 +218,7 @@ export class ChildPool {
 
   /** Ends the spares (tests and CLIs that want to exit promptly). */
   drain(): void {
+    this.drains += 1;
     for (const spare of this.spares.values()) spare.terminate();
     this.spares.clear();
   }
