@@ -62,6 +62,9 @@ function runPython(page: Page, code: string): Promise<RunResultLike> {
  * One suite per mode: `worker` in the playground (cross-origin isolated: a nested Python
  * worker), `inline` in the embed page (not isolated: Pyodide on the kernel thread).
  */
+/** Attempts run in one embed page before a fresh one (see the loop below). */
+const INLINE_ATTEMPTS_PER_PAGE = 20;
+
 function escapeSuite(mode: 'worker' | 'inline'): void {
   test.describe(`python escape suite, ${mode === 'worker' ? 'mode 1 (playground)' : 'inline mode (embed page)'}`, () => {
     test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -139,8 +142,19 @@ function escapeSuite(mode: 'worker' | 'inline'): void {
       expect(ESCAPE_ATTEMPTS.length).toBeGreaterThanOrEqual(30);
     });
 
-    for (const attempt of ESCAPE_ATTEMPTS) {
-      test(`blocks: ${attempt.name}`, async () => {
+    for (const [index, attempt] of ESCAPE_ATTEMPTS.entries()) {
+      test(`blocks: ${attempt.name}`, async ({ baseURL }) => {
+        // Inline interpreters live in the kernel worker's realm, and Chromium refused a new
+        // wasm memory after ~60 of them in one page (measured here; why the old ones are
+        // not given back is open, see docs/python.md): a fresh embed page every 20 attempts
+        // keeps this suite about the walls, not about that ceiling.
+        if (mode === 'inline' && index > 0 && index % INLINE_ATTEMPTS_PER_PAGE === 0) {
+          // The page's own load is not an attempt's request.
+          recording = false;
+          await page.goto(`${baseURL ?? ''}embed.html?id=escape`);
+          await expect(page.locator('.xterm-rows')).toContainText('user@sandbox', { timeout: 30_000 });
+          recording = true;
+        }
         const canary = `/host-canary/${attempt.name.replace(/[^a-z0-9]+/gi, '-')}`;
         const code = attempt.code.replaceAll('CANARY', canary).replaceAll('PORT', String(port)).replaceAll('UNIXPATH', '/host-socket');
         const result = await runPython(page, code);
