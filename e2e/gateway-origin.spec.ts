@@ -36,6 +36,8 @@ test('another website cannot use the gateway; the server\'s own page can', async
   try {
     const page = await context.newPage();
     await page.goto(airlock.url);
+    // The page's code (and window.airlock with it) loads after the entry has started the sandbox.
+    await expect(page.locator('#status')).toContainText('Ready', { timeout: 30_000 });
     const out = await page.evaluate(async (port) => {
       const controller = (window as unknown as { airlock: { controller: Controller } }).airlock.controller;
       while (controller.sandbox === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
