@@ -8,6 +8,8 @@ import { expect, test } from '@playwright/test';
 
 test('the host API works from the page: files, runs, errors', async ({ page }) => {
   await page.goto('/');
+  // window.airlock is set by the page's code, which loads after the entry has started the sandbox.
+  await expect(page.locator('#status')).toContainText('Ready', { timeout: 30_000 });
   const result = await page.evaluate(async () => {
     const sandbox = await (window as unknown as { airlock: { sandbox: Promise<{
       writeFile(p: string, c: string): Promise<void>;
