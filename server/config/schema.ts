@@ -135,135 +135,94 @@ export function defaultConfig(): ServerConfig {
   };
 }
 
-const hostList = { type: 'array', items: { type: 'string', minLength: 1 } };
+/** An object of only these keys (each optional unless `required` names it). */
+function closed<const P extends Record<string, unknown>>(properties: P, required?: readonly string[]) {
+  return { type: 'object', additionalProperties: false, ...(required === undefined ? {} : { required }), properties } as const;
+}
+
+const text = { type: 'string', minLength: 1 } as const;
+const atLeast = <const N extends number>(minimum: N) => ({ type: 'integer', minimum }) as const;
+const hostList = { type: 'array', items: text } as const;
 
 /** The schema of a configuration file: every key optional, no unknown key anywhere. */
-export const CONFIG_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    server: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        host: { type: 'string', minLength: 1 },
-        port: { type: 'integer', minimum: 0, maximum: 65535 },
-        web: { type: 'string', minLength: 1 },
-        shutdownMs: { type: 'integer', minimum: 0 },
-      },
-    },
-    log: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { level: { enum: [...LOG_LEVELS] } },
-    },
-    network: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        ...POLICY_PROPERTIES,
-        secrets: {
-          type: 'array',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['name', 'hosts', 'header', 'template'],
-            properties: {
-              name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
-              env: { type: 'string', minLength: 1 },
-              file: { type: 'string', minLength: 1 },
-              hosts: hostList,
-              paths: { type: 'array', items: { type: 'string', pattern: '^/' } },
-              header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
-              template: { type: 'string', minLength: 1 },
-              when: { enum: ['web-search'] },
-            },
-          },
+export const CONFIG_SCHEMA = closed({
+  server: closed({
+    host: text,
+    port: { type: 'integer', minimum: 0, maximum: 65535 },
+    web: text,
+    shutdownMs: atLeast(0),
+  }),
+  log: closed({ level: { enum: [...LOG_LEVELS] } }),
+  network: closed({
+    ...POLICY_PROPERTIES,
+    secrets: {
+      type: 'array',
+      items: closed(
+        {
+          name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+          env: text,
+          file: text,
+          hosts: hostList,
+          paths: { type: 'array', items: { type: 'string', pattern: '^/' } },
+          header: { type: 'string', pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" },
+          template: text,
+          when: { enum: ['web-search'] },
         },
-        dnsServers: hostList,
-        responseBytes: { type: 'integer', minimum: 1 },
-        requestBytes: { type: 'integer', minimum: 1 },
-        hopTimeoutMs: { type: 'integer', minimum: 1 },
-      },
+        ['name', 'hosts', 'header', 'template'],
+      ),
     },
-    audit: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        file: { type: 'string', minLength: 1 },
-        maxBytes: { type: 'integer', minimum: 4096 },
-        keyFile: { type: 'string', minLength: 1 },
-        memoryEvents: { type: 'integer', minimum: 1 },
-      },
-    },
-    mcp: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        tokenFile: { type: 'string', minLength: 1 },
-        maxSessions: { type: 'integer', minimum: 1 },
-        idleMs: { type: 'integer', minimum: 1000 },
-        limits: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: 0 } },
-        allowedTools: { type: 'array', items: { type: 'string', minLength: 1 } },
-      },
-    },
-    extensions: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        hosted: {
-          type: 'array',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['name', 'description'],
-            properties: {
-              name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$' },
-              description: { type: 'string' },
-              module: { type: 'string', minLength: 1 },
-              export: { type: 'string', minLength: 1 },
-              command: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
-              cwd: { type: 'string', minLength: 1 },
-              env: { type: 'object', additionalProperties: { type: 'string' } },
-              timeoutMs: { type: 'integer', minimum: 1, maximum: EXTENSION_LIMITS.maxTimeoutMs },
-              maxStdinBytes: { type: 'integer', minimum: 1, maximum: EXTENSION_LIMITS.maxStdinBytes },
-              maxOutputBytes: { type: 'integer', minimum: 1, maximum: EXTENSION_LIMITS.maxOutputBytes },
-            },
-          },
+    dnsServers: hostList,
+    responseBytes: atLeast(1),
+    requestBytes: atLeast(1),
+    hopTimeoutMs: atLeast(1),
+  }),
+  audit: closed({
+    file: text,
+    maxBytes: atLeast(4096),
+    keyFile: text,
+    memoryEvents: atLeast(1),
+  }),
+  mcp: closed({
+    tokenFile: text,
+    maxSessions: atLeast(1),
+    idleMs: atLeast(1000),
+    limits: { type: 'object', additionalProperties: { type: 'number', exclusiveMinimum: 0 } },
+    allowedTools: { type: 'array', items: text },
+  }),
+  extensions: closed({
+    hosted: {
+      type: 'array',
+      items: closed(
+        {
+          name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_-]{0,63}$' },
+          description: { type: 'string' },
+          module: text,
+          export: text,
+          command: { type: 'array', minItems: 1, items: text },
+          cwd: text,
+          env: { type: 'object', additionalProperties: { type: 'string' } },
+          timeoutMs: { type: 'integer', minimum: 1, maximum: EXTENSION_LIMITS.maxTimeoutMs },
+          maxStdinBytes: { type: 'integer', minimum: 1, maximum: EXTENSION_LIMITS.maxStdinBytes },
+          maxOutputBytes: { type: 'integer', minimum: 1, maximum: EXTENSION_LIMITS.maxOutputBytes },
         },
-      },
+        ['name', 'description'],
+      ),
     },
-    gates: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        workspaces: { type: 'string', minLength: 1 },
-        dir: { type: 'string', minLength: 1 },
-      },
-    },
-    queue: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        url: { type: 'string', pattern: '^rediss?://' },
-        advertise: { type: 'string', pattern: '^https?://[^/?#]+$' },
-        scratchDir: { type: 'string', minLength: 1 },
-      },
-    },
-    agents: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        tokenFile: { type: 'string', minLength: 1 },
-        workspaces: { type: 'string', minLength: 1 },
-        sessionsDir: { type: 'string', minLength: 1 },
-        maxRuns: { type: 'integer', minimum: 1 },
-        providers: {
-          type: 'object',
-          additionalProperties: false,
-          properties: Object.fromEntries(['anthropic', 'openai', 'openrouter'].map((name) => [name, { type: 'object', additionalProperties: false, required: ['upstream'], properties: { upstream: { type: 'string', pattern: '^https?://' } } }])),
-        },
-      },
-    },
-  },
-} as const;
+  }),
+  gates: closed({
+    workspaces: text,
+    dir: text,
+  }),
+  queue: closed({
+    url: { type: 'string', pattern: '^rediss?://' },
+    advertise: { type: 'string', pattern: '^https?://[^/?#]+$' },
+    scratchDir: text,
+  }),
+  agents: closed({
+    tokenFile: text,
+    workspaces: text,
+    sessionsDir: text,
+    maxRuns: atLeast(1),
+    providers: closed(Object.fromEntries(['anthropic', 'openai', 'openrouter'].map((name) => [name, closed({ upstream: { type: 'string', pattern: '^https?://' } }, ['upstream'])]))),
+  }),
+});
