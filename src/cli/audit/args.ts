@@ -1,6 +1,7 @@
 // Parsing of `airlock audit`'s arguments. Returns a value or a usage error; never exits.
 
 import { parseSince, type EventFilter } from '../../host/audit/filter.js';
+import { ArgCursor, parsing, UsageError, type Parsed } from '../command.js';
 
 export type AuditCommand =
   | { kind: 'verify'; files: string[]; key?: string; json: boolean; schema: boolean }
@@ -10,7 +11,7 @@ export type AuditCommand =
   | { kind: 'keygen'; out?: string; name?: string }
   | { kind: 'help' };
 
-export type ParseResult = { ok: true; command: AuditCommand } | { ok: false; error: string };
+export type ParseResult = Parsed<AuditCommand>;
 
 export const AUDIT_USAGE = `Usage: airlock audit COMMAND [OPTIONS] FILE...
 
@@ -64,78 +65,77 @@ export function parseAuditArgs(argv: string[]): ParseResult {
   let key: string | undefined;
   let out: string | undefined;
   let name: string | undefined;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i] as string;
-    const value = (): string | undefined => rest[++i];
+  const options = parsing(() => {
+    const args = new ArgCursor(rest);
     const allowed = (...subs: string[]): boolean => subs.includes(sub);
-    switch (arg) {
-      case '-h':
-      case '--help':
-        return { ok: true, command: { kind: 'help' } };
-      case '--json':
-        if (!allowed('verify', 'tail', 'query')) return { ok: false, error: `${sub}: unknown option '--json'` };
-        json = true;
-        break;
-      case '--schema':
-        if (!allowed('verify')) return { ok: false, error: `${sub}: unknown option '--schema'` };
-        schema = true;
-        break;
-      case '-f':
-      case '--follow':
-        if (!allowed('tail')) return { ok: false, error: `${sub}: unknown option '${arg}'` };
-        follow = true;
-        break;
-      case '-n':
-      case '--lines': {
-        const n = Number(value());
-        if (!allowed('tail') || !Number.isInteger(n) || n < 0) return { ok: false, error: `${arg} needs a number of lines` };
-        lines = n;
-        break;
+    /** The value of an option only `subs` take: `error` when it is missing or not theirs. */
+    const valueFor = (subs: string[], error: string): string => {
+      const value = args.next();
+      if (value === undefined || !allowed(...subs)) throw new UsageError(error);
+      return value;
+    };
+    for (let arg = args.next(); arg !== undefined; arg = args.next()) {
+      switch (arg) {
+        case '-h':
+        case '--help':
+          return 'help';
+        case '--json':
+          if (!allowed('verify', 'tail', 'query')) throw new UsageError(`${sub}: unknown option '--json'`);
+          json = true;
+          break;
+        case '--schema':
+          if (!allowed('verify')) throw new UsageError(`${sub}: unknown option '--schema'`);
+          schema = true;
+          break;
+        case '-f':
+        case '--follow':
+          if (!allowed('tail')) throw new UsageError(`${sub}: unknown option '${arg}'`);
+          follow = true;
+          break;
+        case '-n':
+        case '--lines': {
+          const n = Number(args.next());
+          if (!allowed('tail') || !Number.isInteger(n) || n < 0) throw new UsageError(`${arg} needs a number of lines`);
+          lines = n;
+          break;
+        }
+        case '--type':
+          (filter.types ??= []).push(args.value('--type needs an event type'));
+          break;
+        case '--session':
+          filter.sessionId = args.value('--session needs a session id');
+          break;
+        case '--since':
+        case '--until': {
+          const v = args.next();
+          const time = v === undefined ? undefined : parseSince(v);
+          if (time === undefined) throw new UsageError(`${arg} needs an ISO time or a duration like 10m (got ${JSON.stringify(v ?? '')})`);
+          if (arg === '--since') filter.since = time;
+          else filter.until = time;
+          break;
+        }
+        case '--limit':
+          limit = positiveInteger(args.next());
+          if (limit === undefined) throw new UsageError('--limit needs a positive number');
+          break;
+        case '--key':
+          key = valueFor(['verify', 'repair'], `${sub}: --key needs a key or key file`);
+          break;
+        case '--out':
+          out = valueFor(['keygen'], `${sub}: --out needs a file`);
+          break;
+        case '--name':
+          name = valueFor(['keygen'], `${sub}: --name needs a key name`);
+          break;
+        default:
+          if (arg.startsWith('-') && arg !== '-') throw new UsageError(`${sub}: unknown option '${arg}'`);
+          files.push(arg);
       }
-      case '--type': {
-        const v = value();
-        if (v === undefined) return { ok: false, error: '--type needs an event type' };
-        (filter.types ??= []).push(v);
-        break;
-      }
-      case '--session': {
-        const v = value();
-        if (v === undefined) return { ok: false, error: '--session needs a session id' };
-        filter.sessionId = v;
-        break;
-      }
-      case '--since':
-      case '--until': {
-        const v = value();
-        const time = v === undefined ? undefined : parseSince(v);
-        if (time === undefined) return { ok: false, error: `${arg} needs an ISO time or a duration like 10m (got ${JSON.stringify(v ?? '')})` };
-        if (arg === '--since') filter.since = time;
-        else filter.until = time;
-        break;
-      }
-      case '--limit': {
-        limit = positiveInteger(value());
-        if (limit === undefined) return { ok: false, error: '--limit needs a positive number' };
-        break;
-      }
-      case '--key': {
-        key = value();
-        if (key === undefined || !allowed('verify', 'repair')) return { ok: false, error: `${sub}: --key needs a key or key file` };
-        break;
-      }
-      case '--out':
-        out = value();
-        if (out === undefined || !allowed('keygen')) return { ok: false, error: `${sub}: --out needs a file` };
-        break;
-      case '--name':
-        name = value();
-        if (name === undefined || !allowed('keygen')) return { ok: false, error: `${sub}: --name needs a key name` };
-        break;
-      default:
-        if (arg.startsWith('-') && arg !== '-') return { ok: false, error: `${sub}: unknown option '${arg}'` };
-        files.push(arg);
     }
-  }
+    return 'read';
+  });
+  if (!options.ok) return options;
+  if (options.command === 'help') return { ok: true, command: { kind: 'help' } };
   const hasFilter = filter.types !== undefined || filter.sessionId !== undefined || filter.since !== undefined || filter.until !== undefined;
   switch (sub) {
     case 'verify':

@@ -1,7 +1,7 @@
 // `airlock audit`: verify, tail, query and repair audit logs; make a signing key.
 
 import { defaultKeyPath, defaultKeyName, createSignerKey } from '../../host/audit/keys.js';
-import type { CliCommand } from '../command.js';
+import { parsedCommand, type CliCommand } from '../command.js';
 import { AUDIT_USAGE, parseAuditArgs } from './args.js';
 import { queryCommand, tailCommand } from './read.js';
 import { repairCommand } from './repair.js';
@@ -22,18 +22,13 @@ function untilInterrupted(): { signal: AbortSignal; done: () => void } {
   };
 }
 
-export const auditCommand: CliCommand = {
+export const auditCommand: CliCommand = parsedCommand({
   name: 'audit',
   summary: 'verify, tail, query and repair audit logs',
   usage: AUDIT_USAGE,
-  async main(argv, cli) {
-    const parsed = parseAuditArgs(argv);
-    if (!parsed.ok) return cli.usageError(parsed.error, 'audit');
-    const command = parsed.command;
+  parse: parseAuditArgs,
+  async run(command) {
     switch (command.kind) {
-      case 'help':
-        process.stdout.write(AUDIT_USAGE);
-        return 0;
       case 'verify':
         return verifyCommand(command);
       case 'query':
@@ -59,4 +54,4 @@ export const auditCommand: CliCommand = {
       }
     }
   },
-};
+});

@@ -11,7 +11,7 @@ import { readLedger, LedgerCorrupted } from '../../../server/gates/ledger.js';
 import { commandRegenerator } from '../../../server/gates/regenerator.js';
 import { GateRunner, EXIT_CODES, type GateOutcome } from '../../../server/gates/runner.js';
 import { WorkspaceCommandMissing } from '../../../server/gates/workspace.js';
-import type { CliCommand, CliContext } from '../command.js';
+import { parsedCommand, type CliCommand, type CliContext } from '../command.js';
 import { GATE_USAGE, parseGateArgs, type GateCommand } from './args.js';
 import { queueHealth, queuedClient, runWorker } from './queue-commands.js';
 
@@ -130,18 +130,13 @@ function gc(command: Extract<GateCommand, { kind: 'gc' }>): number {
   return 0;
 }
 
-export const gateCommand: CliCommand = {
+export const gateCommand: CliCommand = parsedCommand({
   name: 'gate',
   summary: 'run agent output through a gate (build, tests, trace, policy) in a sandbox or microVM',
   usage: GATE_USAGE,
-  async main(argv, cli) {
-    const parsed = parseGateArgs(argv);
-    if (!parsed.ok) return cli.usageError(parsed.error, 'gate');
-    const command = parsed.command;
+  parse: parseGateArgs,
+  async run(command, cli) {
     switch (command.kind) {
-      case 'help':
-        process.stdout.write(GATE_USAGE);
-        return 0;
       case 'run':
         return runGate(command, cli);
       case 'health':
@@ -154,4 +149,4 @@ export const gateCommand: CliCommand = {
         return gc(command);
     }
   },
-};
+});

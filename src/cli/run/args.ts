@@ -1,5 +1,7 @@
 // Parsing of `airlock run`'s arguments. Returns a value or a usage error; never exits.
 
+import { ArgCursor, parsing, UsageError, type Parsed } from '../command.js';
+
 export interface RunCommand {
   kind: 'run';
   dir?: string;
@@ -21,7 +23,7 @@ export interface RunCommand {
   argv?: string[];
 }
 
-export type ParseResult = { ok: true; command: RunCommand | 'help' } | { ok: false; error: string };
+export type ParseResult = Parsed<RunCommand | { kind: 'help' }>;
 
 export const RUN_USAGE = `Usage: airlock run [OPTIONS] (-f SCRIPT | -c COMMAND | -- PROGRAM [ARGS...])
 
@@ -49,89 +51,72 @@ Runs code in a fresh Airlock sandbox and exits with its exit status.
 
 /** Parses the arguments after `run`. */
 export function parseRunArgs(argv: string[]): ParseResult {
-  const command: RunCommand = { kind: 'run', allowTools: [], json: false, net: [], netLog: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    const value = (): string | undefined => argv[++i];
-    switch (arg) {
-      case '--':
-        command.argv = argv.slice(i + 1);
-        if (command.argv.length === 0) return { ok: false, error: 'missing program after --' };
-        i = argv.length;
-        break;
-      case '-f':
-      case '--file': {
-        const v = value();
-        if (v === undefined) return { ok: false, error: `option ${arg} needs a script path` };
-        command.script = v;
-        break;
+  return parsing(() => {
+    const command: RunCommand = { kind: 'run', allowTools: [], json: false, net: [], netLog: false };
+    const args = new ArgCursor(argv);
+    for (let arg = args.next(); arg !== undefined; arg = args.next()) {
+      switch (arg) {
+        case '--':
+          command.argv = args.rest();
+          if (command.argv.length === 0) throw new UsageError('missing program after --');
+          break;
+        case '-f':
+        case '--file':
+          command.script = args.value(`option ${arg} needs a script path`);
+          break;
+        case '-c':
+        case '--command':
+          command.command = args.value(`option ${arg} needs a command`);
+          break;
+        case '--dir':
+          command.dir = args.value('--dir needs a directory');
+          break;
+        case '--timeout': {
+          const v = Number(args.next());
+          if (!Number.isInteger(v) || v <= 0) throw new UsageError('--timeout needs a positive number of milliseconds');
+          command.timeoutMs = v;
+          break;
+        }
+        case '--allow-tool':
+          command.allowTools.push(args.value('--allow-tool needs a tool name'));
+          break;
+        case '--json':
+          command.json = true;
+          break;
+        case '--audit':
+          command.audit = args.value(`${arg} needs a file`);
+          break;
+        case '--audit-key':
+          command.auditKey = args.value(`${arg} needs a file`);
+          break;
+        case '--net': {
+          const v = args.value('--net needs a group or host');
+          if (v === '') throw new UsageError('--net needs a group or host');
+          command.net.push(v);
+          break;
+        }
+        case '--net-mode': {
+          const v = args.next();
+          if (v !== 'strict' && v !== 'open') throw new UsageError(`--net-mode needs strict or open, not '${v ?? ''}'`);
+          command.netMode = v;
+          break;
+        }
+        case '--net-policy':
+          command.netPolicy = args.value('--net-policy needs a file');
+          break;
+        case '--net-log':
+          command.netLog = true;
+          break;
+        case '-h':
+        case '--help':
+          return { kind: 'help' } as const;
+        default:
+          throw new UsageError(`unknown option '${arg}'`);
       }
-      case '-c':
-      case '--command': {
-        const v = value();
-        if (v === undefined) return { ok: false, error: `option ${arg} needs a command` };
-        command.command = v;
-        break;
-      }
-      case '--dir': {
-        const v = value();
-        if (v === undefined) return { ok: false, error: '--dir needs a directory' };
-        command.dir = v;
-        break;
-      }
-      case '--timeout': {
-        const v = Number(value());
-        if (!Number.isInteger(v) || v <= 0) return { ok: false, error: '--timeout needs a positive number of milliseconds' };
-        command.timeoutMs = v;
-        break;
-      }
-      case '--allow-tool': {
-        const v = value();
-        if (v === undefined) return { ok: false, error: '--allow-tool needs a tool name' };
-        command.allowTools.push(v);
-        break;
-      }
-      case '--json':
-        command.json = true;
-        break;
-      case '--audit':
-      case '--audit-key': {
-        const v = value();
-        if (v === undefined) return { ok: false, error: `${arg} needs a file` };
-        if (arg === '--audit') command.audit = v;
-        else command.auditKey = v;
-        break;
-      }
-      case '--net': {
-        const v = value();
-        if (v === undefined || v === '') return { ok: false, error: '--net needs a group or host' };
-        command.net.push(v);
-        break;
-      }
-      case '--net-mode': {
-        const v = value();
-        if (v !== 'strict' && v !== 'open') return { ok: false, error: `--net-mode needs strict or open, not '${v ?? ''}'` };
-        command.netMode = v;
-        break;
-      }
-      case '--net-policy': {
-        const v = value();
-        if (v === undefined) return { ok: false, error: '--net-policy needs a file' };
-        command.netPolicy = v;
-        break;
-      }
-      case '--net-log':
-        command.netLog = true;
-        break;
-      case '-h':
-      case '--help':
-        return { ok: true, command: 'help' };
-      default:
-        return { ok: false, error: `unknown option '${arg}'` };
     }
-  }
-  const given = [command.script, command.command, command.argv].filter((x) => x !== undefined).length;
-  if (given !== 1) return { ok: false, error: 'give exactly one of -f SCRIPT, -c COMMAND or -- PROGRAM ARGS' };
-  if (command.auditKey !== undefined && command.audit === undefined) return { ok: false, error: '--audit-key needs --audit FILE' };
-  return { ok: true, command };
+    const given = [command.script, command.command, command.argv].filter((x) => x !== undefined).length;
+    if (given !== 1) throw new UsageError('give exactly one of -f SCRIPT, -c COMMAND or -- PROGRAM ARGS');
+    if (command.auditKey !== undefined && command.audit === undefined) throw new UsageError('--audit-key needs --audit FILE');
+    return command;
+  });
 }

@@ -2,7 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { Sandbox } from '../../host/node/index.js';
-import type { CliCommand } from '../command.js';
+import { parsedCommand, type CliCommand } from '../command.js';
 import { RUN_USAGE, parseRunArgs, type RunCommand } from './args.js';
 import { copyDirInto } from '../../host/node/copy-dir.js';
 import { openAuditLog } from './audit-log.js';
@@ -61,23 +61,18 @@ async function run(command: RunCommand): Promise<number> {
   }
 }
 
-export const runCommand: CliCommand = {
+export const runCommand: CliCommand = parsedCommand({
   name: 'run',
   summary: 'run code in a fresh sandbox',
   usage: RUN_USAGE,
-  async main(argv, cli) {
-    const parsed = parseRunArgs(argv);
-    if (!parsed.ok) return cli.usageError(parsed.error, 'run');
-    if (parsed.command === 'help') {
-      process.stdout.write(RUN_USAGE);
-      return 0;
-    }
+  parse: parseRunArgs,
+  async run(command) {
     try {
-      return await run(parsed.command);
+      return await run(command);
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       process.stderr.write(`airlock run: invalid network policy:\n${error.message}\n`);
       return 2;
     }
   },
-};
+});
