@@ -2,6 +2,8 @@
 // past `limit` bytes the stream is cancelled and the caller's error is thrown, so a hostile
 // or huge stream never fills memory.
 
+import { concatBytes } from '../protocol/bytes.js';
+
 export async function readCapped(body: ReadableStream<Uint8Array> | undefined, limit: number, tooLarge: () => Error): Promise<Uint8Array> {
   if (body === undefined) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];
@@ -17,11 +19,5 @@ export async function readCapped(body: ReadableStream<Uint8Array> | undefined, l
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return concatBytes(chunks, total);
 }
