@@ -16,10 +16,10 @@ function streamStat(filetype: number, mode: number, ino: number): StatInfo {
   };
 }
 
-export class PipeReader extends Description {
+/** Either end of a pipe: what the two have alike (type, name, stat, O_NONBLOCK). */
+abstract class PipeEnd extends Description {
   constructor(readonly pipe: Pipe) {
     super();
-    pipe.readers += 1;
   }
 
   filetype(): number {
@@ -30,12 +30,27 @@ export class PipeReader extends Description {
     return `pipe:[${this.pipe.id}]`;
   }
 
+  override stat(): StatInfo {
+    return streamStat(FILETYPE.UNKNOWN, S_IFIFO | 0o600, this.pipe.id);
+  }
+
+  protected get nonblocking(): boolean {
+    return (this.fdflags & wasi.FDFLAGS_NONBLOCK) !== 0;
+  }
+}
+
+export class PipeReader extends PipeEnd {
+  constructor(pipe: Pipe) {
+    super(pipe);
+    pipe.readers += 1;
+  }
+
   override read(max: number): MaybeBlocked<Uint8Array> {
-    return this.pipe.read(max, (this.fdflags & wasi.FDFLAGS_NONBLOCK) !== 0);
+    return this.pipe.read(max, this.nonblocking);
   }
 
   override stat(): StatInfo {
-    return { ...streamStat(FILETYPE.UNKNOWN, S_IFIFO | 0o600, this.pipe.id), size: BigInt(this.pipe.available) };
+    return { ...super.stat(), size: BigInt(this.pipe.available) };
   }
 
   override release(): void {
@@ -43,30 +58,18 @@ export class PipeReader extends Description {
   }
 }
 
-export class PipeWriter extends Description {
+export class PipeWriter extends PipeEnd {
   constructor(
-    readonly pipe: Pipe,
+    pipe: Pipe,
     private readonly host = false,
   ) {
-    super();
+    super(pipe);
     pipe.writers += 1;
     if (host) pipe.hostWriters += 1;
   }
 
-  filetype(): number {
-    return FILETYPE.UNKNOWN;
-  }
-
-  label(): string {
-    return `pipe:[${this.pipe.id}]`;
-  }
-
   override write(data: Uint8Array): MaybeBlocked<number> {
-    return this.pipe.write(data, (this.fdflags & wasi.FDFLAGS_NONBLOCK) !== 0);
-  }
-
-  override stat(): StatInfo {
-    return streamStat(FILETYPE.UNKNOWN, S_IFIFO | 0o600, this.pipe.id);
+    return this.pipe.write(data, this.nonblocking);
   }
 
   override release(): void {

@@ -114,19 +114,44 @@ export class FileDescription extends Description {
   }
 }
 
+/**
+ * An open inode that is not a regular file (a directory, a device): its stat is the inode's,
+ * and seeking it succeeds and stays at 0, as lseek on a directory or /dev/null does on Linux.
+ */
+abstract class NodeDescription extends Description {
+  constructor(
+    protected readonly vfs: Vfs,
+    readonly ino: number,
+  ) {
+    super();
+  }
+
+  override seek(): bigint {
+    return 0n;
+  }
+
+  override tell(): bigint {
+    return 0n;
+  }
+
+  override stat(): StatInfo {
+    return statOf(this.vfs, this.vfs.getOrThrow(this.ino));
+  }
+}
+
 /** An open directory: a starting point for relative paths, and a listing for readdir. */
-export class DirectoryDescription extends Description {
+export class DirectoryDescription extends NodeDescription {
   /** The listing readdir pages through, taken at cookie 0 so cookies stay stable. */
   listing: Array<{ name: string; ino: number; filetype: number }> | undefined;
 
   constructor(
-    private readonly vfs: Vfs,
-    readonly ino: number,
+    vfs: Vfs,
+    ino: number,
     readonly path: string,
     /** Set for preopens: the name wasi-libc sees for this directory. */
     readonly preopenName?: string,
   ) {
-    super();
+    super(vfs, ino);
   }
 
   filetype(): number {
@@ -145,18 +170,6 @@ export class DirectoryDescription extends Description {
     fail(Errno.BADF, 'is a directory');
   }
 
-  override seek(): bigint {
-    return 0n;
-  }
-
-  override tell(): bigint {
-    return 0n;
-  }
-
-  override stat(): StatInfo {
-    return statOf(this.vfs, this.vfs.getOrThrow(this.ino));
-  }
-
   /** Entries including `.` and `..`, as readdir returns them. */
   list(caller: VfsCaller): Array<{ name: string; ino: number; filetype: number }> {
     const dir = this.vfs.getOrThrow(this.ino);
@@ -171,13 +184,13 @@ export class DirectoryDescription extends Description {
 }
 
 /** /dev/null, /dev/zero, /dev/random, /dev/urandom. */
-export class DeviceDescription extends Description {
+export class DeviceDescription extends NodeDescription {
   constructor(
-    private readonly vfs: Vfs,
-    private readonly ino: number,
+    vfs: Vfs,
+    ino: number,
     readonly device: DeviceName,
   ) {
-    super();
+    super(vfs, ino);
   }
 
   filetype(): number {
@@ -205,18 +218,6 @@ export class DeviceDescription extends Description {
   override write(data: Uint8Array): number {
     if (this.device === 'tty') fail(Errno.NOENT, 'no controlling terminal');
     return data.length;
-  }
-
-  override seek(): bigint {
-    return 0n;
-  }
-
-  override tell(): bigint {
-    return 0n;
-  }
-
-  override stat(): StatInfo {
-    return statOf(this.vfs, this.vfs.getOrThrow(this.ino));
   }
 }
 
