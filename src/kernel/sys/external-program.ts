@@ -29,12 +29,21 @@ export class ExternalRunner implements Program {
     try {
       process.end((await this.external.run(process, this.syscallsFor(process))) & 0xff, 'exit');
     } catch (error) {
-      const ended = endOf(error);
-      if (ended !== undefined) process.end(ended.status, ended.reason);
-      else {
-        environment.writeError(`${process.argv[0] ?? process.tool}: crashed: ${error instanceof Error ? error.message : String(error)}\n`);
-        process.end(139, 'crash');
-      }
+      endByThrow(process, environment, error, process.tool);
     }
+  }
+}
+
+/**
+ * Ends `process` by what a program run threw: proc_exit, a kill or the deadline end it as
+ * they say; anything else is a fault of the program's host code, which crashes the process
+ * (status 139) as a trap would, naming it (argv[0], else `name`) on its stderr.
+ */
+export function endByThrow(process: Process, environment: RunEnvironment, error: unknown, name: string): void {
+  const ended = endOf(error);
+  if (ended !== undefined) process.end(ended.status, ended.reason);
+  else {
+    environment.writeError(`${process.argv[0] ?? name}: crashed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.end(139, 'crash');
   }
 }

@@ -15,9 +15,10 @@
 // kills end a process at its next call, and one busy without calls has its worker
 // terminated (no other process is affected). Workers are reused, one process at a time.
 
-import { endOf, type EndReason } from '../../proc/exit.js';
+import type { EndReason } from '../../proc/exit.js';
 import type { Process, Program, RunEnvironment } from '../../proc/process.js';
 import type { Scheduler } from '../../proc/scheduler.js';
+import { endByThrow } from '../../sys/external-program.js';
 import type { Syscalls } from '../../sys/syscalls.js';
 import type { FileInode } from '../../vfs/inode.js';
 import { Suspension, type SyscallResult } from '../wasm/asyncify.js';
@@ -250,12 +251,7 @@ class ForeignProgram implements Program {
         } catch (error) {
           // Errnos were answered by the gate; what is left ends the process: proc_exit, a
           // kill, or a kernel fault, which crashes it as it would one of our own tools.
-          const end = endOf(error);
-          if (end !== undefined) process.end(end.status, end.reason);
-          else {
-            environment.writeError(`${process.argv[0] ?? this.name}: crashed: ${error instanceof Error ? error.message : String(error)}\n`);
-            process.end(139, 'crash');
-          }
+          endByThrow(process, environment, error, this.name);
           channel.unwind();
         } finally {
           inCall = false;
