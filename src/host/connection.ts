@@ -3,7 +3,7 @@
 // child processes both provide one.
 
 import type * as Comlink from 'comlink';
-import type { KernelApi, WorkerEvent } from '../protocol/messages.js';
+import type { KernelApi, KernelInit, WorkerEvent } from '../protocol/messages.js';
 import type { OsIsolation } from './types.js';
 
 export interface KernelConnection {
@@ -25,6 +25,11 @@ export interface KernelConnection {
   settled?(): void;
   /** How the OS confines the worker (a Node child); null where the platform has no OS layer of ours. */
   readonly isolation: OsIsolation | null;
+  /**
+   * The answer to ConnectOptions.init when the platform has sent it already (a ready spare):
+   * the host then does not send init again.
+   */
+  readonly initialised?: Promise<{ tools: string[] }>;
 }
 
 export interface ConnectOptions {
@@ -32,6 +37,10 @@ export interface ConnectOptions {
   /** The whole worker's memory and CPU (limits.ts); where the platform can hold it to them. */
   sandboxMemoryBytes?: number;
   sandboxCpus?: number;
+  /** The init message the host will send: a platform may have a spare that has it already. */
+  init?: KernelInit;
+  /** Keep a spare that has been sent `init` ready for the next connect (after a fork: forks repeat). */
+  keepReady?: boolean;
 }
 
 /** The environment-specific parts of a sandbox host. */

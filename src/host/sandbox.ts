@@ -9,7 +9,7 @@
 
 import { resolveLimits, resolvePackagePolicy, HARD_KILL_GRACE_MS, type PackagePolicy, type SandboxLimits } from '../protocol/limits.js';
 import { AirlockError, LimitError, SandboxClosedError } from '../protocol/errors.js';
-import { PROTOCOL_VERSION, SANDBOX_HOME, type DirEntry, type ErrorClass, type RealmReport, type RunReply, type StatResult } from '../protocol/messages.js';
+import { PROTOCOL_VERSION, SANDBOX_HOME, type DirEntry, type ErrorClass, type KernelInit, type RealmReport, type RunReply, type StatResult } from '../protocol/messages.js';
 import type { ChangeBatch, MountEntry } from '../protocol/records.js';
 import type { KernelConnection, Platform } from './connection.js';
 import { Mirror } from './mirror.js';
@@ -127,12 +127,24 @@ export class Sandbox {
 
   /**
    * Starts the worker; with `checkpoint`, loads it too (a fork or a restart). The image is
-   * sent behind init without waiting for its answer, so that costs one round trip: comlink
-   * calls each method as its message arrives, in order, and init has made the kernel by the
-   * time it returns.
+   * sent behind init (unless a ready spare had it) without waiting for its answer: one round
+   * trip, as comlink calls each method as its message arrives, in order.
    */
-  private async start(checkpoint?: Checkpoint): Promise<void> {
-    const connection = await this.platform.connect({ messageBytes: this.limits.messageBytes, sandboxMemoryBytes: this.limits.sandboxMemoryBytes, sandboxCpus: this.limits.sandboxCpus });
+  private async start(checkpoint?: Checkpoint, forking = false): Promise<void> {
+    const init: KernelInit = {
+      protocolVersion: PROTOCOL_VERSION,
+      modules: await this.platform.modules(),
+      limits: this.limits,
+      allowedTools: this.options.allowedTools ?? null,
+      hostname: this.options.hostname ?? 'sandbox',
+      // A secret's placeholder, never its value (network/secrets.ts).
+      env: { ...secretPlaceholders(this.options.network?.secrets), ...(this.options.env ?? {}) },
+      traceExec: this.options.onExec !== undefined,
+      extensions: this.extensions.declarations,
+      packages: this.packages,
+      keepBackgroundProcesses: this.options.keepBackgroundProcesses === true,
+    };
+    const connection = await this.platform.connect({ messageBytes: this.limits.messageBytes, sandboxMemoryBytes: this.limits.sandboxMemoryBytes, sandboxCpus: this.limits.sandboxCpus, init, keepReady: forking });
     this.connection = connection;
     connection.onEvent((event) => {
       if (event.airlockEvent === 'output') this.outputs.get(event.runId)?.add(event.stream, event.data);
@@ -155,19 +167,7 @@ export class Sandbox {
     void connection.died.then((reason) => {
       if (this.connection === connection) this.brokenReason = reason;
     });
-    const initialised = connection.api.init({
-      protocolVersion: PROTOCOL_VERSION,
-      modules: await this.platform.modules(),
-      limits: this.limits,
-      allowedTools: this.options.allowedTools ?? null,
-      hostname: this.options.hostname ?? 'sandbox',
-      // A secret's placeholder, never its value (network/secrets.ts).
-      env: { ...secretPlaceholders(this.options.network?.secrets), ...(this.options.env ?? {}) },
-      traceExec: this.options.onExec !== undefined,
-      extensions: this.extensions.declarations,
-      packages: this.packages,
-      keepBackgroundProcesses: this.options.keepBackgroundProcesses === true,
-    });
+    const initialised = connection.initialised ?? connection.api.init(init);
     const loaded = checkpoint === undefined ? undefined : this.loadCheckpoint(checkpoint);
     // When init fails, so does the image's load: init's error is the one to throw.
     loaded?.catch(() => undefined);
@@ -584,8 +584,8 @@ export class Sandbox {
     return this.exclusive(async () => {
       const Kind = this.constructor as new (platform: Platform, options: SandboxOptions) => Sandbox;
       const copy = new Kind(this.platform, { ...this.options, sessionId: undefined });
-      // The worker is a warm spare; the checkpoint's image crosses in one message behind init.
-      await copy.start(this.checkpoint);
+      // A ready spare has had init (spare-child.ts): the checkpoint's image crosses in one message.
+      await copy.start(this.checkpoint, true);
       copy.audit.created({ allowedTools: this.options.allowedTools, networkHosts: this.options.network?.allowedHosts, forkedFrom: this.sessionId, fromState: true, limits: copy.limits });
       this.audit.emit({ type: 'sandbox.forked', child: copy.sessionId });
       return copy;

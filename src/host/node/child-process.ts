@@ -4,22 +4,16 @@
 // under the OS layer of os-sandbox.ts (bubblewrap: no network, only its own files, its own
 // PID and IPC namespaces; less where the OS cannot) and in a cgroup of its own (cgroup.ts:
 // the whole child's memory and CPU). The host talks to it through length-checked frames on
-// the child's fd 3.
-//
-// Starting Node and compiling the tool modules takes ~100 ms, so one spare child is kept
-// warm per configuration: creating a sandbox then costs an init message. The next spare is
-// started once the sandbox that took one has set its child up (settled()): starting a child
-// blocks this thread for several milliseconds (cgroup, spawn), which a fork would wait for.
+// the child's fd 3. The warm pool of spare children is spare-child.ts.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import * as Comlink from 'comlink';
 import { installErrorTransfer } from '../../protocol/channel.js';
-import { isWorkerEvent, type KernelApi, type WorkerEvent } from '../../protocol/messages.js';
+import { isWorkerEvent, type KernelApi, type KernelInit, type WorkerEvent } from '../../protocol/messages.js';
 import { framedEndpoint, type FramedEndpoint } from '../../protocol/node-framing.js';
-import { DEFAULT_LIMITS } from '../../protocol/limits.js';
-import type { ConnectOptions, KernelConnection } from '../connection.js';
+import type { KernelConnection } from '../connection.js';
 import { pyodideDirectory } from '../python/node-snapshot.js';
 import type { OsIsolation } from '../types.js';
 import { osSandbox } from './os-sandbox.js';
@@ -85,17 +79,21 @@ export function childCommand(spec: ChildSpec, resources?: CgroupResult): { progr
   };
 }
 
-class ChildConnection implements KernelConnection {
+export class ChildConnection implements KernelConnection {
   readonly api: Comlink.Remote<KernelApi>;
   isolation: OsIsolation | null = null;
   readonly died: Promise<string>;
   endedByLimit: { name: string; value: number } | undefined;
+  /** The answer to the init message the pool sent while this child was a spare (preInit). */
+  initialised: Promise<{ tools: string[] }> | undefined;
   private readonly listeners = new Set<(event: WorkerEvent) => void>();
   private terminated = false;
   private readonly endpoint: FramedEndpoint;
   private stderrTail = '';
   /** Starts the pool's next spare, once (settled() or the end of this child). */
   private refill: (() => void) | undefined;
+  /** Told once when this child ends, killed or not (the pool counts a configuration's users). */
+  private ended: (() => void) | undefined;
 
   constructor(
     private readonly child: ChildProcess,
@@ -119,6 +117,7 @@ class ChildConnection implements KernelConnection {
     });
     this.died = new Promise((resolve) => {
       child.on('exit', (code, signal) => {
+        this.end();
         // Read before the cgroup goes: the kernel counts its OOM kills there.
         const outOfMemory = cgroup?.cgroup.oomKilled() === true;
         void cgroup?.cgroup.remove();
@@ -146,9 +145,30 @@ class ChildConnection implements KernelConnection {
     (this.child.stdio[3] as Duplex & { ref?: () => void }).ref?.();
   }
 
+  /**
+   * Sends `init` now, while this child waits in the pool: the kernel's set-up then runs
+   * before a sandbox (a fork) asks for it. Its failure is the taker's, as its own init's.
+   */
+  preInit(init: KernelInit): void {
+    const initialised = this.api.init(init);
+    initialised.catch(() => undefined);
+    this.initialised = initialised;
+  }
+
   /** Calls `refill` once this child is set up or ends, whichever comes first. */
   refillAfter(refill: () => void): void {
     this.refill = refill;
+  }
+
+  /** Calls `listener` once, when this child is terminated or exits. */
+  onEnded(listener: () => void): void {
+    this.ended = listener;
+  }
+
+  private end(): void {
+    const ended = this.ended;
+    this.ended = undefined;
+    ended?.();
   }
 
   settled(): void {
@@ -167,6 +187,7 @@ class ChildConnection implements KernelConnection {
     if (this.terminated) return;
     this.terminated = true;
     this.settled();
+    this.end();
     this.child.kill('SIGKILL');
     // Everything the child started, too (its namespace's processes die with bubblewrap, but
     // only once the kernel gets to them; the cgroup goes only once they are gone).
@@ -175,7 +196,7 @@ class ChildConnection implements KernelConnection {
   }
 }
 
-function startChild(spec: ChildSpec): ChildConnection {
+export function startChild(spec: ChildSpec): ChildConnection {
   const resources = spec.resources === undefined ? undefined : createChildCgroup(spec.resources);
   const { program, args, isolation } = childCommand(spec, resources);
   const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: {} });
@@ -184,42 +205,4 @@ function startChild(spec: ChildSpec): ChildConnection {
   connection.isolation = isolation;
   connection.release();
   return connection;
-}
-
-/** One warm spare child per configuration. */
-export class ChildPool {
-  private readonly spares = new Map<string, ChildConnection>();
-  /** Counts drain() calls: a refill asked for before the last drain is not made. */
-  private drains = 0;
-
-  connect(spec: ChildSpec, options: ConnectOptions): KernelConnection {
-    const resources = { memoryBytes: options.sandboxMemoryBytes ?? DEFAULT_LIMITS.sandboxMemoryBytes, cpus: options.sandboxCpus ?? DEFAULT_LIMITS.sandboxCpus };
-    const full = { ...spec, messageBytes: options.messageBytes, resources };
-    const key = JSON.stringify(full);
-    let connection = this.spares.get(key);
-    this.spares.delete(key);
-    connection ??= startChild(full);
-    connection.hold();
-    const drains = this.drains;
-    connection.refillAfter(() => {
-      if (this.drains === drains) this.refill(key, full);
-    });
-    return connection;
-  }
-
-  private refill(key: string, spec: ChildSpec): void {
-    if (this.spares.has(key)) return;
-    const spare = startChild(spec);
-    this.spares.set(key, spare);
-    void spare.died.then(() => {
-      if (this.spares.get(key) === spare) this.spares.delete(key);
-    });
-  }
-
-  /** Ends the spares (tests and CLIs that want to exit promptly). */
-  drain(): void {
-    this.drains += 1;
-    for (const spare of this.spares.values()) spare.terminate();
-    this.spares.clear();
-  }
 }

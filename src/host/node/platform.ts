@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModuleSpec } from '../../protocol/messages.js';
 import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
-import { ChildPool } from './child-process.js';
+import { ChildPool } from './spare-child.js';
 import { kernelBundlePath, packageRoot } from './kernel-bundle.js';
 import { nodeNetwork } from '../network/node-network.js';
 import { pythonSnapshotFile } from '../python/node-snapshot.js';
