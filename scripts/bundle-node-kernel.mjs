@@ -15,17 +15,22 @@ const rawText = {
   },
 };
 
+/** How every bundle the Node sandbox child loads is built. */
+const nodeBundle = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'none',
+  plugins: [rawText],
+};
+
 export async function buildNodeKernel(root) {
   await build({
     entryPoints: [join(root, 'workers/node-kernel.ts')],
     outfile: join(root, 'dist/node/kernel.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    legalComments: 'none',
-    plugins: [rawText],
+    ...nodeBundle,
   });
   // The Python worker, a foreign WASI program's worker (worker_threads of the sandbox child) and the snapshot builder,
   // loaded from beside kernel.mjs.
@@ -37,12 +42,6 @@ export async function buildNodeKernel(root) {
     },
     outdir: join(root, 'dist/node'),
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    logLevel: 'warning',
-    legalComments: 'none',
-    plugins: [rawText],
+    ...nodeBundle,
   });
 }
