@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pythonSnapshotReady } from '../../src/host/python/node-snapshot.js';
 import { kernelBundlePath } from '../../src/host/node/kernel-bundle.js';
-import { Sandbox, drainWarmPool } from '../../src/host/node/index.js';
+import { Sandbox, drainWarmPool, type NodeSandboxOptions } from '../../src/host/node/index.js';
 
 const binDir = fileURLToPath(new URL('./bin/', import.meta.url));
 const TIMEOUT = 120_000;
@@ -20,6 +20,17 @@ export async function installPrograms(sandbox: Sandbox): Promise<void> {
   await sandbox.mkdir('/home/user/w');
   for (const file of readdirSync(binDir).filter((f) => f.endsWith('.wasm'))) {
     await sandbox.writeFile(`/home/user/w/${file}`, readFileSync(`${binDir}${file}`), { mode: 0o755 });
+  }
+}
+
+/** A fresh sandbox made with `options`, the named programs of bin/ in /home/user, for `use`. */
+async function withPrograms<T>(options: NodeSandboxOptions, programs: string[], use: (sandbox: Sandbox) => Promise<T>): Promise<T> {
+  const sandbox = await Sandbox.create(options);
+  try {
+    for (const name of programs) await sandbox.writeFile(`/home/user/${name}`, readFileSync(`${binDir}${name}`), { mode: 0o755 });
+    return await use(sandbox);
+  } finally {
+    await sandbox.destroy();
   }
 }
 
@@ -44,30 +55,20 @@ describe('foreign WASI programs', { timeout: TIMEOUT }, () => {
     expect(result.exitCode).toBe(0);
   });
 
-  it('runs from PATH, with its name as argv[0]', async () => {
-    const result = await run('mkdir -p ~/bin && cp echo.wasm ~/bin/wecho && PATH=~/bin:$PATH wecho found on PATH');
-    expect(result.stdout).toBe('found on PATH\n');
-  });
-
-  it('runs from xargs and find -exec', async () => {
-    const result = await run('printf "a\\nb c\\n" | xargs ./echo.wasm x; find /home/user/w -name "true.wasm" -exec ./echo.wasm found {} \\;');
-    expect(result.stdout).toBe('x a b c\nfound /home/user/w/true.wasm\n');
+  it.each([
+    ['runs from PATH, with its name as argv[0]', 'mkdir -p ~/bin && cp echo.wasm ~/bin/wecho && PATH=~/bin:$PATH wecho found on PATH', 'found on PATH\n'],
+    ['runs from xargs and find -exec', 'printf "a\\nb c\\n" | xargs ./echo.wasm x; find /home/user/w -name "true.wasm" -exec ./echo.wasm found {} \\;', 'x a b c\nfound /home/user/w/true.wasm\n'],
+    ['ends `yes | head.wasm -n1`: the writer is stopped by the closed pipe', 'yes | ./head.wasm -n1; echo "${PIPESTATUS[@]}"', 'y\n141 0\n'],
+    ['ends `./writer.wasm | head -c 5`: a foreign writer gets SIGPIPE too', './writer.wasm 100000000 2>/dev/null | head -c 5; echo " ${PIPESTATUS[@]}"', 'wwwww 141 0\n'],
+    ['runs the same file again after it changed', 'cp echo.wasm same.wasm && ./same.wasm first && cp true.wasm same.wasm && ./same.wasm second; echo "status $?"', 'first\nstatus 0\n'],
+  ])('%s', async (_name, command, stdout) => {
+    expect((await run(command)).stdout).toBe(stdout);
   });
 
   it('streams through every position of a pipeline', async () => {
     expect((await run('seq 1 100000 | ./cat.wasm | ./cat.wasm | wc -l')).stdout.trim()).toBe('100000');
     expect((await run('./writer.wasm 327680 2>/dev/null | ./cat.wasm | wc -c')).stdout.trim()).toBe('327680');
     expect((await run('seq 3 | ./cat.wasm')).stdout).toBe('1\n2\n3\n');
-  });
-
-  it('ends `yes | head.wasm -n1`: the writer is stopped by the closed pipe', async () => {
-    const result = await run('yes | ./head.wasm -n1; echo "${PIPESTATUS[@]}"');
-    expect(result.stdout).toBe('y\n141 0\n');
-  });
-
-  it('ends `./writer.wasm | head -c 5`: a foreign writer gets SIGPIPE too', async () => {
-    const result = await run('./writer.wasm 100000000 2>/dev/null | head -c 5; echo " ${PIPESTATUS[@]}"');
-    expect(result.stdout).toBe('wwwww 141 0\n');
   });
 
   it('blocks a writer on a full pipe until its reader goes', async () => {
@@ -95,11 +96,6 @@ describe('foreign WASI programs', { timeout: TIMEOUT }, () => {
     const result = await run('./broken.wasm');
     expect(result.exitCode).toBe(126);
     expect(result.stderr).toMatch(/^\.\/broken\.wasm: cannot run: malformed module: /);
-  });
-
-  it('runs the same file again after it changed', async () => {
-    const result = await run('cp echo.wasm same.wasm && ./same.wasm first && cp true.wasm same.wasm && ./same.wasm second; echo "status $?"');
-    expect(result.stdout).toBe('first\nstatus 0\n');
   });
 
   it('runs wasi-run with named preopens and only the given environment', async () => {
@@ -137,43 +133,31 @@ describe('limits apply to foreign programs', { timeout: TIMEOUT }, () => {
 
   it('keeps memory under memoryBytes', async () => {
     await sandbox.writeFile('/home/user/alloc.wasm', readFileSync(`${binDir}alloc.wasm`), { mode: 0o755 });
-    const unrestricted = await Sandbox.create({ limits: { memoryBytes: 16 * 1024 * 1024 } });
-    try {
-      await unrestricted.writeFile('/home/user/alloc.wasm', readFileSync(`${binDir}alloc.wasm`), { mode: 0o755 });
+    await withPrograms({ limits: { memoryBytes: 16 * 1024 * 1024 } }, ['alloc.wasm'], async (unrestricted) => {
       const result = await unrestricted.run('./alloc.wasm');
       expect(result.exitCode).toBe(3);
       const got = Number(/after (\d+) MiB/.exec(result.stderr)?.[1]);
       expect(got).toBeGreaterThan(8);
       expect(got).toBeLessThan(16);
-    } finally {
-      await unrestricted.destroy();
-    }
+    });
   });
 
   it('ends a program busy without system calls at the deadline, and the session goes on', async () => {
-    const spinning = await Sandbox.create({});
-    try {
-      await spinning.writeFile('/home/user/spin.wasm', readFileSync(`${binDir}spin.wasm`), { mode: 0o755 });
+    await withPrograms({}, ['spin.wasm'], async (spinning) => {
       await spinning.run('echo before > /home/user/kept');
       const result = await spinning.run('./spin.wasm', { timeoutMs: 1000 });
       expect(result.exitCode).toBe(124);
       const after = await spinning.run('cat /home/user/kept');
       expect(after.stdout).toBe('before\n');
-    } finally {
-      await spinning.destroy();
-    }
+    });
   });
 
   it('truncates output at stdoutBytes', async () => {
-    const writing = await Sandbox.create({ limits: { stdoutBytes: 100_000 } });
-    try {
-      await writing.writeFile('/home/user/writer.wasm', readFileSync(`${binDir}writer.wasm`), { mode: 0o755 });
+    await withPrograms({ limits: { stdoutBytes: 100_000 } }, ['writer.wasm'], async (writing) => {
       const result = await writing.run('./writer.wasm 1000000 2>/dev/null');
       expect(result.truncated).toBe(true);
       expect(result.stdout.length).toBe(100_000);
-    } finally {
-      await writing.destroy();
-    }
+    });
   });
 
   it('counts a foreign program as `wasi-run` for the tool allowlist', async () => {
