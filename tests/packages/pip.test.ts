@@ -4,11 +4,10 @@
 // wheel are refused with nothing written; without a Python index pip refuses as before.
 
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { zipSync, strToU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandbox, drainWarmPool } from '../../src/host/node/index.js';
+import { serveFiles, type FileServer } from '../helpers/file-server.js';
 
 const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -27,14 +26,14 @@ const old = wheel('hello_airlock', '1.0.0', { 'hello_airlock/__init__.py': "def 
 const evil = wheel('evil', '1.0', { '../../../../etc/evil.py': 'x = 1\n' });
 
 describe('pip install', { timeout: 180_000 }, () => {
-  let server: Server;
+  let server: FileServer;
   let host = '';
   let sandbox: Sandbox;
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      const base = `http://${host}`;
-      const pages: Record<string, string | Uint8Array> = {
+    server = await serveFiles((address) => {
+      const base = `http://${address}`;
+      return {
         '/simple/hello-airlock/': `<html><body><a href="${base}/files/hello_airlock-1.0.0-py3-none-any.whl#sha256=${sha(old)}">hello_airlock-1.0.0-py3-none-any.whl</a>
 <a href="../../files/hello_airlock-1.2.0-py3-none-any.whl#sha256=${sha(good)}">hello_airlock-1.2.0-py3-none-any.whl</a></body></html>`,
         '/simple/badhash/': `<a href="/files/badhash-1.0-py3-none-any.whl#sha256=${sha(old)}">badhash-1.0-py3-none-any.whl</a>`,
@@ -45,18 +44,15 @@ describe('pip install', { timeout: 180_000 }, () => {
         '/files/badhash-1.0-py3-none-any.whl': good,
         '/files/evil-1.0-py3-none-any.whl': evil,
       };
-      const body = pages[request.url ?? ''];
-      response.writeHead(body === undefined ? 404 : 200).end(body);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    host = server.host;
     sandbox = await Sandbox.create({ packages: { enabled: true, pythonIndex: `http://${host}/simple/`, allowedHosts: [host] } });
   }, 180_000);
 
   afterAll(async () => {
     await sandbox?.destroy();
     drainWarmPool();
-    await new Promise((resolve) => server.close(resolve));
+    await server?.close();
   });
 
   it('installs the newest pure-Python wheel into the Python path', async () => {

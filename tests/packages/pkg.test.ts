@@ -6,12 +6,11 @@
 
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sandbox, drainWarmPool } from '../../src/host/node/index.js';
 import type { PackagePolicy } from '../../src/protocol/limits.js';
+import { serveFiles, type FileServer } from '../helpers/file-server.js';
 
 const binDir = fileURLToPath(new URL('../wasi/bin/', import.meta.url));
 const echo = readFileSync(`${binDir}echo.wasm`);
@@ -20,32 +19,25 @@ const sha = (bytes: Uint8Array): string => createHash('sha256').update(bytes).di
 const TIMEOUT = 120_000;
 
 describe('pkg', { timeout: TIMEOUT }, () => {
-  let server: Server;
+  let server: FileServer;
   let host = '';
-  let requests: string[] = [];
   const sandboxes: Sandbox[] = [];
 
   beforeAll(async () => {
-    server = createServer((request, response) => {
-      requests.push(request.url ?? '');
-      const files: Record<string, Uint8Array> = {
-        '/index.json': Buffer.from(JSON.stringify({ packages: index() })),
-        '/echo.wasm': echo,
-        '/cat.wasm': cat,
-        // Says 100 bytes in the index, serves the whole module.
-        '/liar.wasm': echo,
-      };
-      const body = files[request.url ?? ''];
-      response.writeHead(body === undefined ? 404 : 200).end(body);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await serveFiles(() => ({
+      '/index.json': Buffer.from(JSON.stringify({ packages: index() })),
+      '/echo.wasm': echo,
+      '/cat.wasm': cat,
+      // Says 100 bytes in the index, serves the whole module.
+      '/liar.wasm': echo,
+    }));
+    host = server.host;
   });
 
   afterAll(async () => {
     for (const sandbox of sandboxes) await sandbox.destroy();
     drainWarmPool();
-    await new Promise((resolve) => server.close(resolve));
+    await server?.close();
   });
 
   function index(): object[] {
@@ -103,13 +95,13 @@ describe('pkg', { timeout: TIMEOUT }, () => {
 
   it('refuses bad names before any request, and a command that is a sandbox tool', async () => {
     const box = await sandbox({ enabled: true });
-    requests = [];
+    server.requests.length = 0;
     for (const [name, problem] of [['..', "'..' is not a name"], ['.', "'.' is not a name"], ['a/b', "'a/b' contains '/'"], ['', 'the name is empty']]) {
       const result = await box.run(['pkg', 'install', name as string]);
       expect(result.stderr).toBe(`pkg: invalid package name: ${problem}\n`);
       expect(result.exitCode).toBe(1);
     }
-    expect(requests).toEqual([]);
+    expect(server.requests).toEqual([]);
     expect((await box.run('pkg install ../escape')).stderr).toBe("pkg: invalid package name: '../escape' contains '/'\n");
     expect((await box.run('pkg install shadow')).stderr).toBe("pkg: shadow: its command ls is one of the sandbox's own commands\n");
   });
