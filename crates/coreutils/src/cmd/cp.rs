@@ -9,9 +9,14 @@ use common::canon::{canonicalize, Missing};
 use common::fsext::Meta;
 use common::fsops::{set_times, SetTime};
 use common::io::quote;
-use common::targets::{join, plan};
+use common::targets::join;
 use common::timefmt::split_ns;
 use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+
+/// Destination planning shared with mv, ln and install.
+#[path = "cp/dest.rs"]
+pub mod dest;
+use dest::Plan;
 
 const SPEC: &[OptSpec] = &[
     OptSpec::flag("archive", 'a', "archive"),
@@ -113,10 +118,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         hard_link: false,
         remove_first: false,
     };
-    let mut no_target = false;
-    let mut target_dir = None;
-    let mut operands = Vec::new();
-    CP.options(&args, io, &mut |io, p| {
+    let mut plan = Plan::new(false);
+    CP.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "archive", .. } => {
                 o.recursive = true;
@@ -135,8 +138,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Parsed::Opt { id: "symbolic-link", .. } => o.symbolic = true,
             Parsed::Opt { id: "link", .. } => o.hard_link = true,
             Parsed::Opt { id: "remove-destination", .. } => o.remove_first = true,
-            Parsed::Opt { id: "no-target-directory", .. } => no_target = true,
-            Parsed::Opt { id: "target-directory", value } => target_dir = value,
+            Parsed::Opt { id: "no-target-directory", .. } => plan.no_target = true,
+            Parsed::Opt { id: "target-directory", value } => plan.target_dir = value,
             Parsed::Opt { id: "p", .. } => {
                 o.preserve_mode = true;
                 o.preserve_times = true;
@@ -162,46 +165,20 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Parsed::Opt { id: "parents", .. } | Parsed::Opt { id: "backup", .. } | Parsed::Opt { id: "suffix", .. } | Parsed::Opt { id: "attributes-only", .. } => {
                 return Err(UError::new(1, "option not supported in the sandbox: --parents, --backup, --suffix, --attributes-only"));
             }
-            Parsed::Opt { id: "interactive", .. } => {
-                return Err(UError::new(1, "option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)"));
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("cp").as_bytes());
-                return Err(UError::exit(0));
-            }
+            Parsed::Opt { id: "interactive", .. } => return Err(dest::interactive_refused()),
             Parsed::Opt { .. } => {}
-            Parsed::Operand(op) => operands.push(op),
+            Parsed::Operand(op) => plan.operands.push(op),
         }
         Ok(())
     })?;
     if o.deref == Deref::Unset {
         o.deref = if o.recursive && !o.hard_link { Deref::Never } else { Deref::Always };
     }
-    let pairs = match plan(operands, target_dir, no_target, false) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(&e.message);
-            if e.usage {
-                io.try_help();
-            }
-            return Ok(1);
-        }
-    };
-    let mut status = 0;
-    for (src, dst) in pairs {
-        if !copy(io, Path::new(&src), &dst, &o, true) {
-            status = 1;
-        }
-    }
-    Ok(status)
+    plan.run(io, &mut |io, src, dst| copy(io, Path::new(src), dst, &o, true))
 }
 
 fn verbose(io: &mut Io, src: &Path, dst: &Path) {
-    let _ = io.out(format!("{} -> {}\n", quote(src.as_os_str()), quote(dst.as_os_str())).as_bytes());
+    dest::arrow(io, src.as_os_str(), dst.as_os_str());
 }
 
 fn copy(io: &mut Io, src: &Path, dst: &Path, o: &Options, top: bool) -> bool {
@@ -223,11 +200,10 @@ fn copy(io: &mut Io, src: &Path, dst: &Path, o: &Options, top: bool) -> bool {
     }
     if let Some(d) = existing {
         let followed = common::fsext::metadata(dst, true).unwrap_or(d);
-        if followed.ino == meta.ino && followed.dev == meta.dev {
-            io.error(format!("{} and {} are the same file", quote(src.as_os_str()), quote(dst.as_os_str())));
-            return false;
+        if dest::same_file(&followed, &meta) {
+            return dest::refuse_same(io, src.as_os_str(), dst.as_os_str());
         }
-        if o.no_clobber || (o.update && d.mtime_ns >= meta.mtime_ns) {
+        if dest::keep_existing(o.no_clobber, o.update, &meta, &d) {
             return true;
         }
         if followed.is_dir() {

@@ -9,9 +9,10 @@ use common::args::Command;
 use common::fsops::{set_times, SetTime};
 use common::io::quote;
 use common::modes::ModeChange;
-use common::targets::plan;
 use common::timefmt::split_ns;
 use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+
+use crate::registry::cmd_cp::dest::{self, Plan};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::long("backup", "backup", HasArg::Optional),
@@ -69,11 +70,10 @@ struct Options {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut directories, mut leading, mut no_target) = (false, false, false);
+    let (mut directories, mut leading) = (false, false);
     let mut o = Options { mode: 0o755, compare: false, preserve_times: false, verbose: false };
-    let mut target_dir: Option<OsString> = None;
-    let mut operands = Vec::new();
-    INSTALL.options(&args, io, &mut |io, p| {
+    let mut plan = Plan::new(false);
+    INSTALL.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "c", .. } => {}
             Parsed::Opt { id: "compare", .. } => o.compare = true,
@@ -90,29 +90,19 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             }
             Parsed::Opt { id: "preserve-timestamps", .. } => o.preserve_times = true,
             Parsed::Opt { id: "verbose", .. } => o.verbose = true,
-            Parsed::Opt { id: "no-target-directory", .. } => no_target = true,
-            Parsed::Opt { id: "target-directory", value } => target_dir = value,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("install").as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id, .. } => {
-                return Err(UError::new(1, format!("option not supported in the sandbox: --{}", id)));
-            }
-            Parsed::Operand(op) => operands.push(op),
+            Parsed::Opt { id: "no-target-directory", .. } => plan.no_target = true,
+            Parsed::Opt { id: "target-directory", value } => plan.target_dir = value,
+            Parsed::Opt { id, .. } => return Err(dest::unsupported(id)),
+            Parsed::Operand(op) => plan.operands.push(op),
         }
         Ok(())
     })?;
     if directories {
-        if operands.is_empty() {
+        if plan.operands.is_empty() {
             return Err(UError::usage(1, "missing file operand"));
         }
         let mut status = 0;
-        for dir in operands {
+        for dir in plan.operands {
             let path = PathBuf::from(&dir);
             match make_dirs(io, &path, o.verbose) {
                 Ok(()) => {
@@ -130,9 +120,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         return Ok(status);
     }
     if leading {
-        let dir: Option<PathBuf> = match (&target_dir, operands.len()) {
+        let dir: Option<PathBuf> = match (&plan.target_dir, plan.operands.len()) {
             (Some(t), _) => Some(PathBuf::from(t)),
-            (None, n) if n >= 2 => operands.last().map(|d| Path::new(d).parent().map(Path::to_path_buf).unwrap_or_default()),
+            (None, n) if n >= 2 => plan.operands.last().map(|d| Path::new(d).parent().map(Path::to_path_buf).unwrap_or_default()),
             _ => None,
         };
         if let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
@@ -141,26 +131,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             }
         }
     }
-    if operands.len() == 1 && target_dir.is_none() {
-        return Err(UError::usage(1, format!("missing destination file operand after {}", quote(&operands[0]))));
+    if plan.operands.len() == 1 && plan.target_dir.is_none() {
+        return Err(UError::usage(1, format!("missing destination file operand after {}", quote(&plan.operands[0]))));
     }
-    let pairs = match plan(operands, target_dir, no_target, false) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(&e.message);
-            if e.usage {
-                io.try_help();
-            }
-            return Ok(1);
-        }
-    };
-    let mut status = 0;
-    for (src, dst) in pairs {
-        if !install_file(io, Path::new(&src), &dst, &o) {
-            status = 1;
-        }
-    }
-    Ok(status)
+    plan.run(io, &mut |io, src, dst| install_file(io, Path::new(src), dst, &o))
 }
 
 /// mkdir -p with install's messages and 0755 for the parents.
@@ -205,9 +179,8 @@ fn install_file(io: &mut Io, src: &Path, dst: &Path, o: &Options) -> bool {
         return false;
     }
     if let Ok(d) = common::fsext::metadata(dst, true) {
-        if d.ino == meta.ino && d.dev == meta.dev {
-            io.error(format!("{} and {} are the same file", quote(src.as_os_str()), quote(dst.as_os_str())));
-            return false;
+        if dest::same_file(&d, &meta) {
+            return dest::refuse_same(io, src.as_os_str(), dst.as_os_str());
         }
         if o.compare && d.permissions() == o.mode && d.is_file() && same_contents(src, dst) {
             return true;
@@ -231,7 +204,7 @@ fn install_file(io: &mut Io, src: &Path, dst: &Path, o: &Options) -> bool {
         let _ = set_times(dst, SetTime::At(a, an), SetTime::At(m, mn), true);
     }
     if o.verbose {
-        let _ = io.out(format!("{} -> {}\n", quote(src.as_os_str()), quote(dst.as_os_str())).as_bytes());
+        dest::arrow(io, src.as_os_str(), dst.as_os_str());
     }
     true
 }

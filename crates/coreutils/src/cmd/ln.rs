@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use common::args::Command;
 use common::canon::{canonicalize, relative_to, Missing};
 use common::io::quote;
-use common::targets::plan;
 use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+
+use crate::registry::cmd_cp::dest::{self, Plan};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::long("backup", "backup", HasArg::Optional),
@@ -54,34 +55,21 @@ Create hard links by default, symbolic links with --symbolic.
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut force, mut no_deref, mut relative, mut symbolic, mut verbose, mut no_target) = (false, false, false, false, false, false);
-    let mut target_dir = None;
-    let mut operands = Vec::new();
-    LN.options(&args, io, &mut |io, p| {
+    let (mut force, mut no_deref, mut relative, mut symbolic, mut verbose) = (false, false, false, false, false);
+    let mut plan = Plan::new(true);
+    LN.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "force", .. } => force = true,
             Parsed::Opt { id: "no-dereference", .. } => no_deref = true,
             Parsed::Opt { id: "relative", .. } => relative = true,
             Parsed::Opt { id: "symbolic", .. } => symbolic = true,
             Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { id: "no-target-directory", .. } => no_target = true,
-            Parsed::Opt { id: "target-directory", value } => target_dir = value,
+            Parsed::Opt { id: "no-target-directory", .. } => plan.no_target = true,
+            Parsed::Opt { id: "target-directory", value } => plan.target_dir = value,
             Parsed::Opt { id: "logical", .. } | Parsed::Opt { id: "physical", .. } => {}
-            Parsed::Opt { id: "interactive", .. } => {
-                return Err(UError::new(1, "option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)"));
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("ln").as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id, .. } => {
-                return Err(UError::new(1, format!("option not supported in the sandbox: --{}", id)));
-            }
-            Parsed::Operand(o) => operands.push(o),
+            Parsed::Opt { id: "interactive", .. } => return Err(dest::interactive_refused()),
+            Parsed::Opt { id, .. } => return Err(dest::unsupported(id)),
+            Parsed::Operand(o) => plan.operands.push(o),
         }
         Ok(())
     })?;
@@ -89,28 +77,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         return Err(UError::new(1, "cannot do --relative without --symbolic"));
     }
     // With -n, a symlink to a directory as the last of two operands is replaced, not entered.
-    if no_deref && target_dir.is_none() && operands.len() == 2 {
-        if common::fsext::metadata(Path::new(&operands[1]), false).map_or(false, |m| m.is_symlink()) {
-            no_target = true;
+    if no_deref && plan.target_dir.is_none() && plan.operands.len() == 2 {
+        if common::fsext::metadata(Path::new(&plan.operands[1]), false).map_or(false, |m| m.is_symlink()) {
+            plan.no_target = true;
         }
     }
-    let pairs = match plan(operands, target_dir, no_target, true) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(&e.message);
-            if e.usage {
-                io.try_help();
-            }
-            return Ok(1);
-        }
-    };
-    let mut status = 0;
-    for (target, link) in pairs {
-        if !link_one(io, &target, &link, symbolic, force, relative, verbose) {
-            status = 1;
-        }
-    }
-    Ok(status)
+    plan.run(io, &mut |io, target, link| link_one(io, target, link, symbolic, force, relative, verbose))
 }
 
 fn link_one(io: &mut Io, target: &OsString, link: &Path, symbolic: bool, force: bool, relative: bool, verbose: bool) -> bool {
@@ -124,9 +96,8 @@ fn link_one(io: &mut Io, target: &OsString, link: &Path, symbolic: bool, force: 
     let target_path: PathBuf = if relative { relative_target(Path::new(target), link) } else { PathBuf::from(target) };
     let existing = common::fsext::metadata(link, false).ok();
     if let Some(meta) = existing {
-        if !symbolic && common::fsext::metadata(Path::new(target), true).map_or(false, |t| t.ino == meta.ino && t.dev == meta.dev) {
-            io.error(format!("{} and {} are the same file", quote(target), quote(link_os)));
-            return false;
+        if !symbolic && common::fsext::metadata(Path::new(target), true).map_or(false, |t| dest::same_file(&t, &meta)) {
+            return dest::refuse_same(io, target, link_os);
         }
         if force {
             if meta.is_dir() {
@@ -143,7 +114,7 @@ fn link_one(io: &mut Io, target: &OsString, link: &Path, symbolic: bool, force: 
     match result {
         Ok(()) => {
             if verbose {
-                let _ = io.out(format!("{} -> {}\n", quote(link_os), quote(target_path.as_os_str())).as_bytes());
+                dest::arrow(io, link_os, target_path.as_os_str());
             }
             true
         }

@@ -7,8 +7,9 @@ use std::path::Path;
 use common::args::Command;
 use common::canon::{canonicalize, Missing};
 use common::io::quote;
-use common::targets::plan;
 use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+
+use crate::registry::cmd_cp::dest::{self, Plan};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::long("backup", "backup", HasArg::Optional),
@@ -47,53 +48,24 @@ Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut no_clobber, mut update, mut verbose, mut no_target) = (false, false, false, false);
-    let mut target_dir = None;
-    let mut operands = Vec::new();
-    MV.options(&args, io, &mut |io, p| {
+    let (mut no_clobber, mut update, mut verbose) = (false, false, false);
+    let mut plan = Plan::new(false);
+    MV.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "force", .. } => no_clobber = false,
             Parsed::Opt { id: "no-clobber", .. } => no_clobber = true,
             Parsed::Opt { id: "update", .. } => update = true,
             Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { id: "no-target-directory", .. } => no_target = true,
-            Parsed::Opt { id: "target-directory", value } => target_dir = value,
+            Parsed::Opt { id: "no-target-directory", .. } => plan.no_target = true,
+            Parsed::Opt { id: "target-directory", value } => plan.target_dir = value,
             Parsed::Opt { id: "strip-trailing-slashes", .. } => {}
-            Parsed::Opt { id: "interactive", .. } => {
-                return Err(UError::new(1, "option not supported in the sandbox: --interactive (there is no terminal to answer prompts; use -f or -n)"));
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("mv").as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id, .. } => {
-                return Err(UError::new(1, format!("option not supported in the sandbox: --{}", id)));
-            }
-            Parsed::Operand(o) => operands.push(o),
+            Parsed::Opt { id: "interactive", .. } => return Err(dest::interactive_refused()),
+            Parsed::Opt { id, .. } => return Err(dest::unsupported(id)),
+            Parsed::Operand(o) => plan.operands.push(o),
         }
         Ok(())
     })?;
-    let pairs = match plan(operands, target_dir, no_target, false) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(&e.message);
-            if e.usage {
-                io.try_help();
-            }
-            return Ok(1);
-        }
-    };
-    let mut status = 0;
-    for (src, dst) in pairs {
-        if !move_one(io, &src, &dst, no_clobber, update, verbose) {
-            status = 1;
-        }
-    }
-    Ok(status)
+    plan.run(io, &mut |io, src, dst| move_one(io, src, dst, no_clobber, update, verbose))
 }
 
 fn move_one(io: &mut Io, src: &OsString, dst: &Path, no_clobber: bool, update: bool, verbose: bool) -> bool {
@@ -106,11 +78,10 @@ fn move_one(io: &mut Io, src: &OsString, dst: &Path, no_clobber: bool, update: b
         }
     };
     if let Ok(dst_meta) = common::fsext::metadata(dst, false) {
-        if dst_meta.ino == src_meta.ino && dst_meta.dev == src_meta.dev {
-            io.error(format!("{} and {} are the same file", quote(src), quote(dst_os)));
-            return false;
+        if dest::same_file(&dst_meta, &src_meta) {
+            return dest::refuse_same(io, src, dst_os);
         }
-        if no_clobber || (update && dst_meta.mtime_ns >= src_meta.mtime_ns) {
+        if dest::keep_existing(no_clobber, update, &src_meta, &dst_meta) {
             return true;
         }
         if src_meta.is_dir() && !dst_meta.is_dir() {
