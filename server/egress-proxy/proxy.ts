@@ -266,15 +266,23 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       // to add and parse); scrubbing may change it, and then the body goes chunked.
       if (!scrubbing && length !== undefined) out['content-length'] = length;
       res.writeHead(upstream.status, out);
-      // The scrubber (a pass through JS per chunk) only where there are secrets to scrub.
-      const source: Readable = scrubbing ? upstream.body.pipe(scrubStream(policy.secrets)) : upstream.body;
-      if (source !== upstream.body) upstream.body.once('error', (error: Error) => source.destroy(error));
       const onEnd = ({ bytes, error }: { bytes: number; error?: Error }): void => {
-        if (error !== undefined) upstream.body.destroy();
         report(method, url, decision, { status: upstream.status, bytes, durationMs: Math.round(performance.now() - started), ...(error ? { reason: error.message } : {}) });
       };
-      // The scrubber keeps views of its input across chunks: only an unscrubbed body gives its read buffers back.
-      relay(source, res, limits.responseBytes, 'the response', onEnd, scrubbing ? undefined : upstream.release);
+      if (!scrubbing) {
+        // The body goes from the upstream's reads straight into the response, counted against the cap.
+        upstream.relayTo(res, limits.responseBytes, 'the response', onEnd);
+        return;
+      }
+      // The scrubber (a pass through JS per chunk, keeping views of its input across chunks)
+      // only where there are secrets to scrub.
+      const raw = upstream.body;
+      const source: Readable = raw.pipe(scrubStream(policy.secrets));
+      raw.once('error', (error: Error) => source.destroy(error));
+      relay(source, res, limits.responseBytes, 'the response', (end) => {
+        if (end.error !== undefined) raw.destroy();
+        onEnd(end);
+      });
     } catch (error) {
       const name = (error as Error).name;
       const timedOut = name === 'TimeoutError';

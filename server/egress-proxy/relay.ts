@@ -33,10 +33,20 @@ export function relay(source: Readable, sink: Writable, limit: number, what: str
     }
     onEnd(error === undefined ? { bytes } : { bytes, error });
   };
+  // One write callback for every chunk (a sink calls back in write order): the oldest chunk is done.
+  const writing: Buffer[] = [];
+  const onWritten =
+    written === undefined
+      ? undefined
+      : (): void => {
+          const chunk = writing.shift();
+          if (chunk !== undefined) written(chunk);
+        };
   const onData = (chunk: Buffer): void => {
     bytes += chunk.length;
     if (bytes > limit) return finish(new Error(`${what} is larger than the proxy's ${limit} bytes`));
-    if (!(written === undefined ? sink.write(chunk) : sink.write(chunk, () => written(chunk)))) source.pause();
+    if (onWritten !== undefined) writing.push(chunk);
+    if (!sink.write(chunk, onWritten)) source.pause();
   };
   const onDrain = (): void => void source.resume();
   if (source.destroyed) return finish(source.errored ?? new Error(`${what} ended before it could be relayed`));

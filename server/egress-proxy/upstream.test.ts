@@ -6,7 +6,6 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { relay } from './relay.js';
 import { upstreamClient, type UpstreamClient } from './upstream.js';
 
 interface RawServer {
@@ -166,7 +165,7 @@ describe('the upstream client', () => {
         }, 1);
       },
     });
-    await new Promise<void>((resolve, reject) => relay(response.body, slow, payload.length, 'the response', ({ error }) => (error ? reject(error) : resolve()), response.release));
+    await new Promise<void>((resolve, reject) => response.relayTo(slow, payload.length, 'the response', ({ error }) => (error ? reject(error) : resolve())));
     expect(Buffer.concat(kept).equals(payload)).toBe(true);
   });
 

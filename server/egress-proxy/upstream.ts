@@ -6,10 +6,11 @@
 // and body); both end the exchange with a TimeoutError.
 
 import { isIP, connect as netConnect, type Socket } from 'node:net';
-import { Readable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { pinnedLookup } from '../../src/host/network/node-network.js';
 import { regionReads, type RegionReads } from './read-regions.js';
+import type { RelayEnd } from './relay.js';
 import { ChunkedDecoder, parseResponseHead, UpstreamProtocolError, type ResponseHead } from './response-framing.js';
 
 export interface UpstreamRequest {
@@ -25,13 +26,19 @@ export interface UpstreamRequest {
 export interface UpstreamResponse {
   status: number;
   headers: Array<[string, string]>;
-  /** The body: destroying it ends the exchange and drops the connection. */
-  body: Readable;
   /**
-   * Tells that a chunk of the body has been written out (its read buffer may be read into
-   * again). Only for a consumer that keeps no view of the chunk after its write: not a scrubber.
+   * The body as a Readable (made when first asked for), for a consumer that transforms it
+   * (the scrubber): destroying it ends the exchange and drops the connection.
    */
-  release(chunk: Buffer): void;
+  readonly body: Readable;
+  /**
+   * Writes the body straight into `sink` (no Readable in between), at most `limit` bytes
+   * (`what` names the body in the error), with backpressure; ends `sink` when the body has
+   * ended and calls `onEnd` once. On any failure both the exchange and `sink` are destroyed.
+   * Each read buffer is read into again once the sink has written every chunk of it.
+   * Use either this or `body`, not both.
+   */
+  relayTo(sink: Writable, limit: number, what: string, onEnd: (end: RelayEnd) => void): void;
 }
 
 export interface UpstreamOptions {
@@ -162,7 +169,7 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
         finished = true;
         cleanUp();
         socket.destroy();
-        if (reader !== undefined) reader.body.destroy(error);
+        if (reader !== undefined) reader.fail(error);
         else reject(Object.assign(error, { stale: reused && received === 0 }));
       }
       /** The response has ended; `rest` is what followed it. */
@@ -196,7 +203,15 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
           cleanUp();
           socket.destroy();
         });
-        resolve({ status: response.status, headers: response.headers, body: reader.body, release: (chunk) => reads.release(chunk) });
+        const body = reader;
+        resolve({
+          status: response.status,
+          headers: response.headers,
+          get body() {
+            return body.stream();
+          },
+          relayTo: (sink, limit, what, onEnd) => body.relayTo(sink, limit, what, onEnd),
+        });
         reader.write(pending);
       };
       function onData(chunk: Buffer): void {
@@ -248,13 +263,20 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
   };
 }
 
+/** Where a body's bytes go once its consumer is known; `push` returns false when the socket should pause. */
+interface BodyOut {
+  push(chunk: Buffer): boolean;
+  end(): void;
+  fail(error: Error): void;
+}
+
 /**
- * One response's body: takes the socket's bytes after the head, hands them on as a Readable
- * (pausing the socket when it is full), and calls `onComplete` with whatever followed the body
- * once its framing says it has ended. `onDestroyed` runs if the consumer destroys the body.
+ * One response's body: takes the socket's bytes after the head, hands them on to its consumer
+ * (written straight into a sink, or a Readable for one that transforms them), pausing the
+ * socket when the consumer is full, and calls `onComplete` with whatever followed the body
+ * once its framing says it has ended. `onDestroyed` runs if the consumer gives up on the body.
  */
 class BodyReader {
-  readonly body: Readable;
   private left: number;
   private readonly decoder: ChunkedDecoder | undefined;
   /**
@@ -264,6 +286,14 @@ class BodyReader {
    */
   private held: Buffer | undefined;
   private ended = false;
+  private out: BodyOut | undefined;
+  /** What arrived before the consumer attached (the head's read often holds the body's first bytes), and how it ended. */
+  private queued: Buffer[] = [];
+  private queuedEnd = false;
+  private failure: Error | undefined;
+  private readable: Readable | undefined;
+  /** Chunks given to a sink whose writes are not done yet, in order (a sink calls back in write order). */
+  private readonly writing: Buffer[] = [];
 
   constructor(
     private readonly socket: Socket,
@@ -271,27 +301,75 @@ class BodyReader {
     trailerBytes: number,
     private readonly reads: RegionReads,
     private readonly onComplete: (rest: Buffer) => void,
-    onDestroyed: () => void,
+    private readonly onDestroyed: () => void,
   ) {
     this.left = response.length;
     this.decoder = response.framing === 'chunked' ? new ChunkedDecoder(trailerBytes) : undefined;
-    this.body = new Readable({
-      read: () => void (this.ended ? undefined : socket.resume()),
-      destroy: (error, done) => {
-        this.ended = true;
-        onDestroyed();
-        done(error);
-      },
-    });
-    // The consumer attaches its listeners a turn later; an error before then must not end the
-    // process (it finds the body destroyed, with `errored` telling why).
-    this.body.on('error', () => undefined);
   }
 
   /** Whether the body runs to the end of the connection (no framing). */
   get endsAtClose(): boolean {
     return this.response.framing === 'close';
   }
+
+  /** The body as a Readable (made once): for a consumer that keeps views of its chunks (the scrubber). */
+  stream(): Readable {
+    if (this.readable !== undefined) return this.readable;
+    const readable = new Readable({
+      read: () => void (this.ended ? undefined : this.socket.resume()),
+      destroy: (error, done) => {
+        this.abandon();
+        done(error);
+      },
+    });
+    // The consumer attaches its listeners a turn later; an error before then must not end the
+    // process (it finds the body destroyed, with `errored` telling why).
+    readable.on('error', () => undefined);
+    this.readable = readable;
+    this.attach({ push: (chunk) => readable.push(chunk), end: () => void readable.push(null), fail: (error) => void readable.destroy(error) });
+    return readable;
+  }
+
+  /** See UpstreamResponse.relayTo: the body's chunks go straight into `sink.write`. */
+  relayTo(sink: Writable, limit: number, what: string, onEnd: (end: RelayEnd) => void): void {
+    let bytes = 0;
+    let over = false;
+    const finish = (error?: Error): void => {
+      if (over) return;
+      over = true;
+      sink.off('drain', onDrain);
+      if (error !== undefined) {
+        this.abandon();
+        sink.destroy();
+      }
+      onEnd(error === undefined ? { bytes } : { bytes, error });
+    };
+    const onDrain = (): void => void (this.ended ? undefined : this.socket.resume());
+    sink.on('drain', onDrain);
+    sink.once('error', (error: Error) => finish(error));
+    sink.once('close', () => {
+      if (!sink.writableFinished) finish(new Error('the client closed the connection before the response ended'));
+    });
+    this.attach({
+      push: (chunk) => {
+        bytes += chunk.length;
+        if (bytes > limit) {
+          finish(new Error(`${what} is larger than the proxy's ${limit} bytes`));
+          return false;
+        }
+        this.writing.push(chunk);
+        return sink.write(chunk, this.written);
+      },
+      end: () => void sink.end(() => finish()),
+      fail: (error) => finish(error),
+    });
+  }
+
+  /** A sink's write callback, one function for every chunk: the oldest chunk's bytes may be read into again. */
+  private readonly written = (): void => {
+    const chunk = this.writing.shift();
+    if (chunk !== undefined) this.reads.release(chunk);
+  };
 
   /** Bytes from the socket after the head. Throws UpstreamProtocolError on bad chunked framing. */
   write(chunk: Buffer): void {
@@ -319,8 +397,36 @@ class BodyReader {
   /** Ends the body (what is held goes first). */
   end(): void {
     this.flush();
+    if (this.ended) return;
     this.ended = true;
-    this.body.push(null);
+    if (this.out === undefined) this.queuedEnd = true;
+    else this.out.end();
+  }
+
+  /** The exchange failed: the consumer is told (at once, or when it attaches). */
+  fail(error: Error): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.held = undefined;
+    if (this.out === undefined) this.failure = error;
+    else this.out.fail(error);
+  }
+
+  /** The consumer gave up on the body (destroyed its Readable, or its sink failed). */
+  private abandon(): void {
+    this.ended = true;
+    this.held = undefined;
+    this.onDestroyed();
+  }
+
+  private attach(out: BodyOut): void {
+    this.out = out;
+    if (this.failure !== undefined) return out.fail(this.failure);
+    let more = true;
+    for (const chunk of this.queued) more = out.push(chunk) && more;
+    this.queued = [];
+    if (this.queuedEnd) out.end();
+    else if (more && !this.ended) this.socket.resume();
   }
 
   private deliver(chunk: Buffer): void {
@@ -329,7 +435,7 @@ class BodyReader {
     const held = this.held;
     if (held === undefined) {
       this.held = chunk;
-      setImmediate(() => this.flush());
+      setImmediate(this.flushLater);
     } else if (held.buffer === chunk.buffer && held.byteOffset + held.length === chunk.byteOffset) {
       this.held = Buffer.from(held.buffer, held.byteOffset, held.length + chunk.length);
     } else {
@@ -338,6 +444,8 @@ class BodyReader {
     }
   }
 
+  private readonly flushLater = (): void => this.flush();
+
   private flush(): void {
     const chunk = this.held;
     this.held = undefined;
@@ -345,6 +453,12 @@ class BodyReader {
   }
 
   private push(chunk: Buffer): void {
-    if (!this.ended && !this.body.push(chunk)) this.socket.pause();
+    if (this.ended) return;
+    const out = this.out;
+    if (out === undefined) {
+      // Until the consumer attaches (a turn of promises away), what arrives waits here.
+      this.queued.push(chunk);
+      this.socket.pause();
+    } else if (!out.push(chunk)) this.socket.pause();
   }
 }
