@@ -5,10 +5,9 @@
 // writes, at the most verbose level, holds the secret in any form.
 
 import fs from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AUDIT_EVENTS_PATH, AUDIT_POST_PATH } from '../../src/protocol/audit/api.js';
@@ -16,7 +15,8 @@ import type { AuditEvent } from '../../src/protocol/audit/schema.js';
 import { GATEWAY_PATH, encodeHop } from '../../src/protocol/gateway.js';
 import { PAGE_TOKEN_HEADER } from '../../src/protocol/server.js';
 import { verifyAuditLog } from '../../src/host/audit/audit-log.js';
-import { startServer, serverConfig, type RunningServer } from '../main.js';
+import { startServer, type RunningServer } from '../main.js';
+import { scratchWebRoot, testServerConfig } from '../test-server.js';
 
 const SECRET = 'sk_live_audit-7f3e9c2a41d8b650';
 const SECRET_ENV = 'AIRLOCK_TEST_AUDIT_UPSTREAM_TOKEN';
@@ -56,8 +56,7 @@ beforeAll(async () => {
     vi.spyOn(stream, 'write').mockImplementation(streamWrite as typeof stream.write);
   }
 
-  dir = await mkdtemp(join(tmpdir(), 'airlock-audit-secrets-'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+  dir = await scratchWebRoot('airlock-audit-secrets-');
   // Echoes the credential it got, in a header and in the body (the gateway scrubs both).
   upstream = createServer((req, res) => {
     received.push(req.headers.authorization ?? '');
@@ -67,8 +66,7 @@ beforeAll(async () => {
   upstreamPort = (upstream.address() as AddressInfo).port;
   process.env[SECRET_ENV] = SECRET;
   server = await startServer(
-    serverConfig({
-      server: { port: 0, web: dir },
+    testServerConfig(dir, {
       log: { level: 'trace' },
       audit: { file: join(dir, 'audit.jsonl') },
       network: {

@@ -3,8 +3,7 @@
 // them by session, type and time, the gateway's decisions are recorded, and the log file
 // verifies.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeHop, GATEWAY_PATH } from '../../src/protocol/gateway.js';
@@ -12,7 +11,8 @@ import { AUDIT_EVENTS_PATH, AUDIT_POST_PATH } from '../../src/protocol/audit/api
 import type { AuditEvent } from '../../src/protocol/audit/schema.js';
 import { PAGE_TOKEN_HEADER } from '../../src/protocol/server.js';
 import { verifyAuditLog } from '../../src/host/audit/audit-log.js';
-import { startServer, serverConfig, type RunningServer } from '../main.js';
+import { startServer, type RunningServer } from '../main.js';
+import { scratchWebRoot, testServerConfig } from '../test-server.js';
 
 let dir: string;
 let server: RunningServer;
@@ -33,9 +33,8 @@ async function query(params: string): Promise<{ status: number; body: { events: 
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-audit-server-'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
-  server = await startServer(serverConfig({ server: { port: 0, web: dir }, log: { level: 'silent' }, audit: { file: join(dir, 'audit.jsonl') } }));
+  dir = await scratchWebRoot('airlock-audit-server-');
+  server = await startServer(testServerConfig(dir, { audit: { file: join(dir, 'audit.jsonl') } }));
   token = server.tokens.mint();
 });
 
@@ -105,6 +104,6 @@ describe('the log file', () => {
     const report = await verifyAuditLog(join(dir, 'audit.jsonl'), { schema: true });
     expect(report.problem).toBeUndefined();
     expect(report.lines).toBe(1 + 4 + 1);
-    server = await startServer(serverConfig({ server: { port: 0, web: dir }, log: { level: 'silent' }, audit: { file: join(dir, 'audit.jsonl') } }));
+    server = await startServer(testServerConfig(dir, { audit: { file: join(dir, 'audit.jsonl') } }));
   });
 });

@@ -2,14 +2,13 @@
 // a JS module, a TS module, a host executable — listed and called the way a page does
 // (page token only), with the same limits and audit events as in a Node sandbox.
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTENSION_CALL_PATH, EXTENSIONS_LIST_PATH, type ExtensionCallReply } from '../../src/protocol/extensions.js';
 import { AUDIT_EVENTS_PATH } from '../../src/protocol/audit/api.js';
 import { PAGE_TOKEN_HEADER } from '../../src/protocol/server.js';
-import { serverConfig, startServer, type RunningServer } from '../main.js';
+import { startServer, type RunningServer } from '../main.js';
+import { scratchWebRoot, testServerConfig } from '../test-server.js';
 import { loadHostedExtensions } from './index.js';
 
 let dir: string;
@@ -27,12 +26,9 @@ async function call(name: string, args: string[] = [], stdin = '', headers?: Rec
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'airlock-extensions-server-'));
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+  dir = await scratchWebRoot('airlock-extensions-server-');
   server = await startServer(
-    serverConfig({
-      server: { port: 0, web: dir },
-      log: { level: 'silent' },
+    testServerConfig(dir, {
       extensions: {
         hosted: [
           { name: 'shout', description: 'shout: capitals', module: 'tests/extensions/shout.mjs' },
