@@ -13,23 +13,12 @@ import { GATE_LIMITS } from '../../src/protocol/limits.js';
 import { ArtifactError, packFiles, unpackTar, type PackedArtifact } from './artifacts.js';
 import { QUEUE_LIMITS } from './protocol.js';
 
-interface WireRun {
-  runId: string;
+/** run.json: the SandboxRun's own values as they are, and its paths relative to the run's directory. */
+type WireRun = Pick<SandboxRun, 'runId' | 'startedAt' | 'endedAt' | 'exitCode' | 'durationMs' | 'vmSeconds' | 'timedOut' | 'killedByOom' | 'bytesIn' | 'bytesOut' | 'warmStart' | 'copyOutRefusals'> & {
   specHash: string;
-  startedAt: string;
-  endedAt: string;
-  exitCode: number;
-  durationMs: number;
-  vmSeconds: number;
   phases: Array<{ name: string; exitCode: number; durationMs: number; stdout: string; stderr: string }>;
   trace: boolean;
-  timedOut: boolean;
-  killedByOom: boolean;
-  bytesIn: number;
-  bytesOut: number;
-  warmStart: boolean;
-  copyOutRefusals: string[];
-}
+};
 
 const LOG_NAME = '^logs/[0-9]{2}-[a-z0-9][a-z0-9-]{0,31}\\.(stdout|stderr)$';
 const number = { type: 'number', minimum: 0 } as const;
