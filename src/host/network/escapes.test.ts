@@ -22,7 +22,7 @@ const TIMEOUT = 300_000;
 /** Hosts that all land on 127.0.0.1 (or the host itself, for 0.0.0.0) if anything connects. */
 const LOOPBACK_FORMS = ['[::ffff:127.0.0.1]', '[0:0:0:0:0:ffff:7f00:1]', '[::ffff:0.0.0.0]', '[::ffff:7f00:1]', '[::FFFF:127.0.0.1]', '127.1', '0x7f.0.0.1', '2130706433', '0177.0.0.1', '127.0.0.1.', '0.0.0.0', 'LOCALHOST', 'localhost.', 'anything.localhost'];
 
-const curlAll = (urls: string[]): string => urls.map((u) => `curl -s -o /dev/null -w '%{http_code}\\n' '${u}'; echo "curl $?"`).join('\n');
+const curlAll = (urls: string[], flags = '-s'): string => urls.map((u) => `curl ${flags} -o /dev/null -w '%{http_code}\\n' '${u}'; echo "curl $?"`).join('\n');
 const wgetAll = (urls: string[]): string => urls.map((u) => `wget -q -O /dev/null '${u}'; echo "wget $?"`).join('\n');
 const pythonAll = (urls: string[]): string => `python3 - <<'EOF'
 import urllib.request, urllib.error
@@ -32,6 +32,17 @@ for url in ${JSON.stringify(urls)}:
     except Exception as e:
         print('python refused' if 'network policy' in str(e) else 'python failed', type(e).__name__)
 EOF`;
+
+/** curl and wget at every URL, python3 at the first `pythonCount`: each refused, nothing reached. */
+async function expectAllRefused(sandbox: Sandbox, wire: Tripwire, urls: string[], pythonCount: number, curlFlags?: string): Promise<void> {
+  const curl = await sandbox.run(curlAll(urls, curlFlags), { timeoutMs: 120_000 });
+  expect(curl.stdout.match(/^curl \d+$/gm)).toEqual(urls.map(() => 'curl 7'));
+  const wget = await sandbox.run(wgetAll(urls), { timeoutMs: 120_000 });
+  expect(wget.stdout.match(/^wget \d+$/gm)).toEqual(urls.map(() => 'wget 4'));
+  const python = await sandbox.run(pythonAll(urls.slice(0, pythonCount)), { timeoutMs: 180_000 });
+  expect(python.stdout.trim().split('\n')).toEqual(urls.slice(0, pythonCount).map(() => 'python refused URLError'));
+  expect(wire.connections).toBe(0);
+}
 
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: Server; port: number }> {
   const server = createServer(handler);
@@ -68,14 +79,7 @@ describe.skipIf(!shellBuilt)('network escapes (issue 20)', { timeout: TIMEOUT },
   it('refuses every spelling of loopback under allowedHosts ["*:*"], from curl, wget and python3', async () => {
     const sandbox = await Sandbox.create({ network: { allowedHosts: ['*:*'], blockedHosts: ['127.0.0.1', 'localhost', '::1'] }, dnsServers: [dns.server] });
     try {
-      const urls = LOOPBACK_FORMS.map((host) => `http://${host}:${wire.port}/`);
-      const curl = await sandbox.run(curlAll(urls), { timeoutMs: 120_000 });
-      expect(curl.stdout.match(/^curl \d+$/gm)).toEqual(urls.map(() => 'curl 7'));
-      const wget = await sandbox.run(wgetAll(urls), { timeoutMs: 120_000 });
-      expect(wget.stdout.match(/^wget \d+$/gm)).toEqual(urls.map(() => 'wget 4'));
-      const python = await sandbox.run(pythonAll(urls.slice(0, 5)), { timeoutMs: 180_000 });
-      expect(python.stdout.trim().split('\n')).toEqual(urls.slice(0, 5).map(() => 'python refused URLError'));
-      expect(wire.connections).toBe(0);
+      await expectAllRefused(sandbox, wire, LOOPBACK_FORMS.map((host) => `http://${host}:${wire.port}/`), 5);
       expect(dns.questions).toEqual([]);
     } finally {
       await sandbox.destroy();
@@ -86,13 +90,7 @@ describe.skipIf(!shellBuilt)('network escapes (issue 20)', { timeout: TIMEOUT },
     const sandbox = await Sandbox.create({ network: { allowedHosts: ['*:*', `127.0.0.1:${redirector.port}`] } });
     try {
       const targets = ['[::ffff:127.0.0.1]', '[0:0:0:0:0:ffff:7f00:1]', '[::ffff:0.0.0.0]', '127.0.0.1'].map((host) => `http://127.0.0.1:${redirector.port}/${encodeURIComponent(`http://${host}:${wire.port}/`)}`);
-      const curl = await sandbox.run(curlAll(targets.map((t) => t)).replaceAll('curl -s', 'curl -s -L'), { timeoutMs: 120_000 });
-      expect(curl.stdout.match(/^curl \d+$/gm)).toEqual(targets.map(() => 'curl 7'));
-      const wget = await sandbox.run(wgetAll(targets), { timeoutMs: 120_000 });
-      expect(wget.stdout.match(/^wget \d+$/gm)).toEqual(targets.map(() => 'wget 4'));
-      const python = await sandbox.run(pythonAll(targets.slice(0, 3)), { timeoutMs: 180_000 });
-      expect(python.stdout.trim().split('\n')).toEqual(targets.slice(0, 3).map(() => 'python refused URLError'));
-      expect(wire.connections).toBe(0);
+      await expectAllRefused(sandbox, wire, targets, 3, '-s -L');
     } finally {
       await sandbox.destroy();
     }
