@@ -14,12 +14,11 @@
 // instead. The acceptance run is the sandbox target of tests/compat/cli.ts; this one only
 // needs cargo, so it runs in seconds while the shell is being written.
 
-import { execFileSync, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { loadSuite, type LoadedCase } from '../tests/compat/cases.js';
 import { recordedOutcome, recordedOutcomes } from '../tests/compat/recording.js';
-import { caseEnv, makeCaseDir, runWithBash, SANDBOX_HOME, type Outcome } from '../tests/compat/reference.js';
+import { runInCaseDir, runWithBash, type Outcome } from '../tests/compat/reference.js';
 import { runInSandboxes } from '../tests/compat/sandbox-target.js';
 import { Tally } from '../tests/compat/tally.js';
 
@@ -55,50 +54,9 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-function replaceAll(buffer: Buffer, from: string, to: string): Buffer {
-  const text = buffer.toString('latin1');
-  return text.includes(from) ? Buffer.from(text.split(from).join(to), 'latin1') : buffer;
-}
-
 /** Runs our shell as `bash -c script` would run (argv[0] `/bin/bash`, like the oracle). */
 function runOurs(c: LoadedCase): Promise<Outcome> {
-  const dir = makeCaseDir(c);
-  return new Promise((resolve, reject) => {
-    const child = spawn(shellBinary, ['-c', c.script], {
-      argv0: '/bin/bash',
-      cwd: dir,
-      env: caseEnv(dir, '/usr/local/bin:/usr/bin:/bin'),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      try {
-        process.kill(-(child.pid as number), 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, c.timeout ?? 10_000);
-    child.stdout.on('data', (d: Buffer) => stdout.push(d));
-    child.stderr.on('data', (d: Buffer) => stderr.push(d));
-    child.stdin.on('error', () => {});
-    child.stdin.end(c.stdin ?? '');
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      rmSync(dir, { recursive: true, force: true });
-      const signals: Record<string, number> = { SIGPIPE: 13, SIGKILL: 9, SIGTERM: 15, SIGINT: 2, SIGSEGV: 11, SIGABRT: 6 };
-      resolve({
-        stdout: replaceAll(Buffer.concat(stdout), dir, SANDBOX_HOME),
-        stderr: replaceAll(Buffer.concat(stderr), dir, SANDBOX_HOME),
-        status: code ?? (signal ? 128 + (signals[signal] ?? 0) : 1),
-        timedOut,
-      });
-    });
-  });
+  return runInCaseDir(c, shellBinary, { path: '/usr/local/bin:/usr/bin:/bin', argv0: '/bin/bash' });
 }
 
 async function main(): Promise<void> {

@@ -32,14 +32,23 @@ export function caseEnv(home: string, path: string): Record<string, string> {
   return { HOME: home, PATH: path, LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', USER: 'user', TZ: 'UTC', PWD: home };
 }
 
-export async function runWithBash(c: CompatCase, pathPrefix = ''): Promise<Outcome> {
+export function runWithBash(c: CompatCase, pathPrefix = ''): Promise<Outcome> {
+  return runInCaseDir(c, '/bin/bash', { path: `${pathPrefix}/usr/local/bin:/usr/bin:/bin` });
+}
+
+/**
+ * Runs `program -c SCRIPT` (a bash, or a shell standing in for it with `argv0`) on a case in
+ * its own temporary directory, the directory's path in the output rewritten to /home/user.
+ */
+export async function runInCaseDir(c: CompatCase, program: string, options: { path: string; argv0?: string }): Promise<Outcome> {
   const dir = makeCaseDir(c);
   try {
-    const outcome = await spawnCollect('/bin/bash', ['-c', c.script], {
+    const outcome = await spawnCollect(program, ['-c', c.script], {
       cwd: dir,
-      env: caseEnv(dir, `${pathPrefix}/usr/local/bin:/usr/bin:/bin`),
+      env: caseEnv(dir, options.path),
       stdin: c.stdin,
       timeoutMs: c.timeout ?? 10_000,
+      argv0: options.argv0,
     });
     return {
       ...outcome,
@@ -60,10 +69,10 @@ function replaceAll(buffer: Buffer, from: string, to: string): Buffer {
 export function spawnCollect(
   program: string,
   args: string[],
-  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs: number },
+  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs: number; argv0?: string },
 ): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(program, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true, ...(options.argv0 === undefined ? {} : { argv0: options.argv0 }) });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let timedOut = false;
