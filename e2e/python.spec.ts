@@ -36,21 +36,18 @@ test('python3 in the terminal: -c, a script, a pipeline, subprocess, files seen 
   await expect(pythonBar).toHaveCount(0);
   await waitIdle(page);
 
-  await typeInTerminal(page, "printf 'import sys\\nprint(\"args:\", *sys.argv[1:])\\n' > script.py && python3 script.py one two\n");
-  await expect(terminalText(page)).toContainText('args: one two', { timeout: 30_000 });
-  await waitIdle(page);
-
-  await typeInTerminal(page, "seq 1 100 | python3 -c 'import sys; print(sum(map(int, sys.stdin)))'\n");
-  await expect(terminalText(page)).toContainText('5050', { timeout: 30_000 });
-  await waitIdle(page);
-
-  await typeInTerminal(page, "python3 -c 'import subprocess; r = subprocess.run([\"tr\", \"a-z\", \"A-Z\"], input=\"from a child\", capture_output=True, text=True); print(r.stdout, r.returncode)'\n");
-  await expect(terminalText(page)).toContainText('FROM A CHILD 0', { timeout: 30_000 });
-  await waitIdle(page);
-
-  await typeInTerminal(page, "python3 -c 'open(\"made-by-python.txt\", \"w\").write(\"written in python\\n\")' && cat made-by-python.txt\n");
-  await expect(terminalText(page)).toContainText('written in python', { timeout: 30_000 });
-  await waitIdle(page);
+  // Each line and what the terminal then shows: a script, a pipeline, subprocess, a file.
+  const lines: Array<[string, string]> = [
+    ["printf 'import sys\\nprint(\"args:\", *sys.argv[1:])\\n' > script.py && python3 script.py one two\n", 'args: one two'],
+    ["seq 1 100 | python3 -c 'import sys; print(sum(map(int, sys.stdin)))'\n", '5050'],
+    ["python3 -c 'import subprocess; r = subprocess.run([\"tr\", \"a-z\", \"A-Z\"], input=\"from a child\", capture_output=True, text=True); print(r.stdout, r.returncode)'\n", 'FROM A CHILD 0'],
+    ["python3 -c 'open(\"made-by-python.txt\", \"w\").write(\"written in python\\n\")' && cat made-by-python.txt\n", 'written in python'],
+  ];
+  for (const [line, shows] of lines) {
+    await typeInTerminal(page, line);
+    await expect(terminalText(page)).toContainText(shows, { timeout: 30_000 });
+    await waitIdle(page);
+  }
 
   const status = await runWith(page, "python3 -c 'import sys; sys.exit(3)'; echo status=$?");
   expect(status.stdout).toBe('status=3\n');
