@@ -101,6 +101,7 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'pro
 const CONNECT_TARGET = /^(\[[0-9a-fA-F:.]+\]|[^\s/@?#[\]:\\]+):(\d{1,5})$/;
 
 function urlForLog(url: URL): string {
+  if (url.username === '' && url.password === '') return url.href;
   const copy = new URL(url.href);
   copy.username = '';
   copy.password = '';
@@ -168,12 +169,16 @@ function replaying(socket: Socket, first: Buffer): Duplex {
   });
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 /**
  * The request body, up to `limit` bytes. Past the limit the rest is read and dropped, so the
  * client, still sending, gets the 413 rather than a reset connection (the server's time
  * limits bound how long that may take).
  */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> | Buffer {
+  // A request that declares no body (most GETs) has none to wait for.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) return NO_BODY;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -231,7 +236,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const method = (req.method ?? 'GET').toUpperCase();
     let body: Buffer;
     try {
-      body = await readBody(req, limits.requestBytes);
+      const read = readBody(req, limits.requestBytes);
+      body = Buffer.isBuffer(read) ? read : await read;
     } catch (error) {
       answer(res, 413, (error as Error).message);
       return;

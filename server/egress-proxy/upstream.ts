@@ -358,7 +358,13 @@ class BodyReader {
           return false;
         }
         this.writing.push(chunk);
-        return sink.write(chunk, this.written);
+        if (bytes > chunk.length) return sink.write(chunk, this.written);
+        // The first chunk goes out with the response head in one write (else the head is a
+        // write, a packet and the client's wake-up of its own; under TLS a record of its own).
+        sink.cork();
+        const more = sink.write(chunk, this.written);
+        sink.uncork();
+        return more;
       },
       end: () => void sink.end(() => finish()),
       fail: (error) => finish(error),
