@@ -47,3 +47,29 @@ test('keys typed before the prompt are run once it is there', async ({ page }) =
   await typeInTerminal(page, 'echo early-$((6*7))\n');
   await expect(terminalText(page)).toContainText('early-42', { timeout: 30_000 });
 });
+
+interface StartController {
+  sandbox?: { limits: { timeoutMs: number }; sessionId: string };
+  audit: { state: { events: ReadonlyArray<{ type: string; sessionId?: string }> } };
+  applySettings(settings: { networkAllow: string[]; tools: null; limits: Record<string, number>; packageRegistry: null; pythonIndex: null }): Promise<void>;
+  flush(): Promise<void>;
+}
+
+test('the sandbox the entry starts from the saved workspace has its settings, and is the only one the page makes', async ({ page }) => {
+  const workspace = await openPlayground(page);
+  await page.evaluate(async () => {
+    const controller = (window as unknown as { airlock: { controller: StartController } }).airlock.controller;
+    await controller.applySettings({ networkAllow: [], tools: null, limits: { timeoutMs: 12_000 }, packageRegistry: null, pythonIndex: null });
+    await controller.flush();
+  });
+  await sandboxRun(page, 'echo saved > early.txt');
+  await page.evaluate(() => (window as unknown as { airlock: { controller: StartController } }).airlock.controller.flush());
+  await page.reload();
+  await openPlayground(page, workspace);
+  const seen = await page.evaluate(() => {
+    const controller = (window as unknown as { airlock: { controller: StartController } }).airlock.controller;
+    return { timeoutMs: controller.sandbox?.limits.timeoutMs, created: controller.audit.state.events.filter((event) => event.type === 'sandbox.created').length };
+  });
+  expect(seen).toEqual({ timeoutMs: 12_000, created: 1 });
+  expect((await sandboxRun(page, 'cat early.txt')).stdout).toBe('saved\n');
+});

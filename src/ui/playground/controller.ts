@@ -16,9 +16,9 @@ import { formatBytes, plural } from '../format.js';
 import { ImportRefusedError, parseArchive, type ParsedArchive } from '../workspace/archive.js';
 import { downloadBytes, exportWorkspace, summarizeWorkspace, writeEntries } from '../workspace/workspace-files.js';
 import { bannerForRun, bannerForSaveError, type Banner, type BannerContent } from './banners.js';
-import { parseSettings, sandboxOptions, type PlaygroundSettings } from './settings.js';
+import { parseSettings, type PlaygroundSettings } from './settings.js';
 import { PageAudit } from '../panels/audit/page-audit.js';
-import { followProgress, hostedExtensions, loadWorkspace, prestart, takeWorkspace, wasmManifest } from '../boot.js';
+import { followProgress, hostedExtensions, loadWorkspace, playgroundSandbox, prestart, takeWorkspace, type EarlySandbox, type SandboxHandlers } from '../boot.js';
 
 export type Phase = 'loading' | 'ready' | 'failed';
 export type Ownership = 'owner' | 'other-tab' | 'lost' | 'none';
@@ -156,11 +156,13 @@ export class PlaygroundController {
     this.hostedExtensions ??= hostedExtensions(() => this.current?.sessionId);
     try {
       let state: SessionState | undefined;
+      // The page's entry has read the workspace and started its sandbox already.
+      const early = this.options.persist ? takeWorkspace(this.options.workspace) : undefined;
       if (this.options.persist) {
-        const loaded = await this.openStore();
+        const loaded = await this.openStore(early);
         state = loaded?.state;
       }
-      await this.createSandbox(state);
+      if (!(await this.adopt(early?.sandbox))) await this.createSandbox(state);
       if (state === undefined && this.options.initialFiles !== undefined) {
         for (const [path, content] of Object.entries(this.options.initialFiles)) await this.current?.writeFile(path, content, { parents: true });
       }
@@ -185,8 +187,7 @@ export class PlaygroundController {
     this.update({ seeded: example.id });
   }
 
-  private async openStore(): Promise<Awaited<ReturnType<WorkspaceStore['load']>>> {
-    const early = takeWorkspace(this.options.workspace);
+  private async openStore(early: ReturnType<typeof takeWorkspace>): Promise<Awaited<ReturnType<WorkspaceStore['load']>>> {
     try {
       this.store = await (early?.store ?? WorkspaceStore.open());
     } catch (error) {
@@ -283,25 +284,50 @@ export class PlaygroundController {
 
   private async createSandbox(state: SessionState | undefined): Promise<void> {
     this.hostedExtensions ??= hostedExtensions(() => this.current?.sessionId);
-    const sandbox = await Sandbox.create({
-      ...sandboxOptions(this.view.settings),
-      wasmManifest,
-      state,
-      // A terminal is one long session: `cmd &` keeps running while the person types the
-      // next command, as in bash (the process limit still counts them).
-      keepBackgroundProcesses: true,
-      extensions: [...(await this.hostedExtensions), ...this.pageExtensions],
+    let sandbox: Sandbox | undefined;
+    sandbox = await playgroundSandbox(this.view.settings, state, [...(await this.hostedExtensions), ...this.pageExtensions], this.handlers(() => sandbox));
+    this.install(sandbox);
+  }
+
+  /**
+   * Takes the sandbox the page's entry made from the saved workspace (boot.ts), unless it
+   * was made with other settings than this page's; false when there is none to take.
+   */
+  private async adopt(early: Promise<EarlySandbox> | undefined): Promise<boolean> {
+    let made: EarlySandbox;
+    try {
+      if (early === undefined) return false;
+      made = await early;
+    } catch {
+      // Its failure is reported by the sandbox made in its place.
+      return false;
+    }
+    if (this.pageExtensions.length > 0 || JSON.stringify(made.settings) !== JSON.stringify(this.view.settings)) {
+      void made.sandbox.destroy();
+      return false;
+    }
+    this.install(made.sandbox);
+    made.attach(this.handlers(() => made.sandbox));
+    return true;
+  }
+
+  private install(sandbox: Sandbox): void {
+    this.current = sandbox;
+    this.update({ tools: sandbox.installedTools, fsVersion: this.view.fsVersion + 1 });
+  }
+
+  /** Where the sandbox `own()` reports to (its commits count only while it is the current one). */
+  private handlers(own: () => Sandbox | undefined): SandboxHandlers {
+    return {
       onAuditEvent: this.audit.listener,
       onProgress: (loaded, total) => this.update({ progress: { loaded, total } }),
       onPythonProgress: (python) => this.update({ python }),
       onCommit: (delta) => {
-        if (this.current !== sandbox) return;
+        if (this.current === undefined || this.current !== own()) return;
         this.saver?.addDelta(delta);
         this.update({ fsVersion: this.view.fsVersion + 1, saveState: this.view.saveState === 'off' ? 'off' : 'pending' });
       },
-    });
-    this.current = sandbox;
-    this.update({ tools: sandbox.installedTools, fsVersion: this.view.fsVersion + 1 });
+    };
   }
 
   /** The extension commands of the sandbox, by where they run: the server's, then the embedding page's. */
