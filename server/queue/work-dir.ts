@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processAlive } from '../../src/host/process-alive.js';
 
 export const OWNER_FILE = 'owner.json';
 
@@ -21,15 +22,6 @@ export function claimWorkDir(root: string, workerId: string): string {
   return dir;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes the directories of this host's workers that no longer run; returns what it removed. */
 export function sweepOrphans(root: string, self: string): string[] {
   if (!existsSync(root)) return [];
@@ -43,7 +35,7 @@ export function sweepOrphans(root: string, self: string): string[] {
     } catch {
       continue; // not a worker's directory, or one being created
     }
-    if (owner.host !== hostname() || typeof owner.pid !== 'number' || alive(owner.pid)) continue;
+    if (owner.host !== hostname() || typeof owner.pid !== 'number' || processAlive(owner.pid)) continue;
     rmSync(dir, { recursive: true, force: true });
     removed.push(dir);
   }

@@ -17,6 +17,7 @@ import { chainIdOf, checkpointsPath, fileSize, listSegments, lockPath, readFirst
 import { signCheckpoint } from './checkpoint.js';
 import { blake3Hex, toHex } from './hash.js';
 import type { NoteSigner } from './signed-note.js';
+import { processAlive } from '../process-alive.js';
 
 export class ChainLogError extends Error {
   constructor(
@@ -82,7 +83,7 @@ async function acquireLock(path: string): Promise<void> {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const owner = Number((await readFirstLineText(lockPath(path))) ?? NaN);
-    if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
+    if (Number.isInteger(owner) && owner > 0 && processAlive(owner)) {
       throw new ChainLogError('ELOCKED', `${path}: another writer (pid ${owner}) has this chain open (${basename(lockPath(path))})`);
     }
     await unlink(lockPath(path)).catch(() => undefined);
@@ -97,15 +98,6 @@ async function readFirstLineText(path: string): Promise<string | undefined> {
     return (await handle.readFile('utf8')).split('\n')[0];
   } finally {
     await handle.close();
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
