@@ -24,6 +24,24 @@ export interface Banner {
 
 export type BannerContent = Omit<Banner, 'id'>;
 
+/**
+ * The banner of a tab that does not own its workspace: another tab has it `open` (this one
+ * never saved), or has `taken` it over from this one; both offer to take it (back) or fork.
+ */
+export function otherTabBanner(why: 'open' | 'taken', takeOver: () => void, fork: () => void): BannerContent {
+  return {
+    level: 'warning',
+    kind: 'other-tab',
+    ...(why === 'open'
+      ? { title: 'This workspace is open in another tab; this tab does not save, so nothing is overwritten.', detail: 'Take it over here (the other tab stops saving), or fork it into a new workspace.' }
+      : { title: 'Another tab took this workspace over; this tab stopped saving.', detail: 'Take it back (reloads the saved workspace here), or fork what this tab has into a new workspace.' }),
+    actions: [
+      { label: 'Take over', run: takeOver },
+      { label: 'Fork', run: fork },
+    ],
+  };
+}
+
 /** The banner for a run's abnormal end, or undefined when nothing needs saying. */
 export function bannerForRun(command: string, result: RunResult, timeoutMs: number): BannerContent | undefined {
   const short = command.length > 60 ? `${command.slice(0, 57)}…` : command;

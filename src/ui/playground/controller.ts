@@ -3,76 +3,24 @@
 // lock, snapshots, and the banners. Components read its `view` through useSyncExternalStore
 // and call its methods.
 
-import { Sandbox, type ExtensionSpec, type PythonLoadProgress, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
+import { Sandbox, type ExtensionSpec, type RunOptions, type RunResult, type SessionState } from '../../host/browser/index.js';
 import { resolveExtensions } from '../../host/extensions/spec.js';
 import { DEFAULT_LIMITS } from '../../protocol/limits.js';
 import { WorkspaceSaver } from '../../host/persistence/saver.js';
 import { WorkspaceStore } from '../../host/persistence/store.js';
 import { acquireWorkspaceLock, type WorkspaceLock } from '../workspace/tab-lock.js';
-import { createElement } from 'react';
 import { DialogService } from '../dialogs/dialog-service.js';
 import type { ExampleWorkspace } from '../welcome/examples.js';
-import { formatBytes, plural } from '../format.js';
 import { ImportRefusedError, parseArchive, type ParsedArchive } from '../workspace/archive.js';
+import { describeEntries, importConfirmBody, importRefusedBanner } from './import-confirm.js';
 import { downloadBytes, exportWorkspace, summarizeWorkspace, writeEntries } from '../workspace/workspace-files.js';
-import { bannerForRun, bannerForSaveError, type Banner, type BannerContent } from './banners.js';
+import { bannerForRun, bannerForSaveError, otherTabBanner, type BannerContent } from './banners.js';
+import { initialView, type ControllerOptions, type EditorHooks, type OpenTabs, type PlaygroundView } from './view.js';
 import { parseSettings, type PlaygroundSettings } from './settings.js';
 import { PageAudit } from '../panels/audit/page-audit.js';
 import { followProgress, hostedExtensions, loadWorkspace, playgroundSandbox, prestart, takeWorkspace, type EarlySandbox, type SandboxHandlers } from '../boot.js';
 
-export type Phase = 'loading' | 'ready' | 'failed';
-export type Ownership = 'owner' | 'other-tab' | 'lost' | 'none';
-
-export interface SnapshotEntry {
-  id: number;
-  createdMs: number;
-  label: string;
-}
-
-export interface OpenTabs {
-  paths: string[];
-  active: string | null;
-}
-
-export interface PlaygroundView {
-  phase: Phase;
-  failure: string | null;
-  progress: { loaded: number; total: number } | null;
-  /** Loading Python on its first use (null until then). */
-  python: PythonLoadProgress | null;
-  workspace: string;
-  settings: PlaygroundSettings;
-  banners: Banner[];
-  snapshots: SnapshotEntry[];
-  /** Bumped after every change to the files, so views re-read them. */
-  fsVersion: number;
-  saveState: 'saved' | 'pending' | 'error' | 'off';
-  ownership: Ownership;
-  running: boolean;
-  /** The sandbox is being replaced (settings, reset, import, restore, take-over). */
-  restarting: boolean;
-  tools: string[];
-  tabs: OpenTabs;
-  /** The example this page filled a new workspace with (the welcome panel then opens). */
-  seeded: string | null;
-}
-
-/** What the editor lets the rest of the page ask of it. */
-export interface EditorHooks {
-  /** Writes every tab with unsaved changes to the sandbox. */
-  saveAll(): Promise<void>;
-  dirtyPaths(): string[];
-}
-
-export interface ControllerOptions {
-  workspace: string;
-  /** Persist to IndexedDB (the playground: yes; the embed: only when asked). */
-  persist: boolean;
-  /** Files to create when the workspace is new. */
-  initialFiles?: Record<string, string>;
-  /** An example to fill the workspace with when it is new (the welcome, the Examples menu). */
-  example?: ExampleWorkspace;
-}
+export type { ControllerOptions, EditorHooks, OpenTabs, Ownership, Phase, PlaygroundView, SnapshotEntry } from './view.js';
 
 export class PlaygroundController {
   private current: Sandbox | undefined;
@@ -101,24 +49,7 @@ export class PlaygroundController {
   view: PlaygroundView;
 
   constructor(private readonly options: ControllerOptions) {
-    this.view = {
-      phase: 'loading',
-      failure: null,
-      progress: null,
-      python: null,
-      workspace: options.workspace,
-      settings: parseSettings(undefined),
-      banners: [],
-      snapshots: [],
-      fsVersion: 0,
-      saveState: options.persist ? 'saved' : 'off',
-      ownership: 'none',
-      running: false,
-      restarting: false,
-      tools: [],
-      tabs: { paths: [], active: null },
-      seeded: null,
-    };
+    this.view = initialView(options);
     this.ready = new Promise((resolve) => (this.resolveReady = resolve));
   }
 
@@ -238,16 +169,7 @@ export class PlaygroundController {
     if (lock === undefined) {
       this.saver?.setEnabled(false);
       this.update({ ownership: 'other-tab', saveState: 'off' });
-      this.addBanner({
-        level: 'warning',
-        kind: 'other-tab',
-        title: 'This workspace is open in another tab; this tab does not save, so nothing is overwritten.',
-        detail: 'Take it over here (the other tab stops saving), or fork it into a new workspace.',
-        actions: [
-          { label: 'Take over', run: () => void this.takeOver() },
-          { label: 'Fork', run: () => void this.fork() },
-        ],
-      });
+      this.addBanner(otherTabBanner('open', () => void this.takeOver(), () => void this.fork()));
       return;
     }
     this.saver?.setEnabled(true);
@@ -257,16 +179,7 @@ export class PlaygroundController {
       this.lock = undefined;
       this.saver?.setEnabled(false);
       this.update({ ownership: 'lost', saveState: 'off' });
-      this.addBanner({
-        level: 'warning',
-        kind: 'other-tab',
-        title: 'Another tab took this workspace over; this tab stopped saving.',
-        detail: 'Take it back (reloads the saved workspace here), or fork what this tab has into a new workspace.',
-        actions: [
-          { label: 'Take over', run: () => void this.takeOver() },
-          { label: 'Fork', run: () => void this.fork() },
-        ],
-      });
+      this.addBanner(otherTabBanner('taken', () => void this.takeOver(), () => void this.fork()));
     });
   }
 
@@ -631,7 +544,7 @@ export class PlaygroundController {
       archive = await parseArchive(data, limits);
     } catch (error) {
       if (!(error instanceof ImportRefusedError)) throw error;
-      this.addBanner({ level: 'error', kind: 'import', title: `${name} was not imported: ${error.summary.charAt(0).toLowerCase()}${error.summary.slice(1)}.`, detail: `${error.reasons.map((r) => `${r.charAt(0).toUpperCase()}${r.slice(1)}`).join('. ')}. Nothing was changed.` });
+      this.addBanner(importRefusedBanner(name, error));
       return false;
     }
     const sandbox = this.current;
@@ -641,14 +554,7 @@ export class PlaygroundController {
       const now = await summarizeWorkspace(sandbox);
       const ok = await this.dialogs.confirm({
         title: `Replace the workspace with ${name}?`,
-        body: createElement(
-          'div',
-          null,
-          createElement('p', null, `${name} (${archive.format}) holds ${incoming}.`),
-          createElement('ul', { className: 'dialog-list', 'aria-label': 'First entries of the archive' }, ...archive.entries.slice(0, 8).map((e) => createElement('li', { key: e.path }, e.kind === 'dir' ? `${e.path}/` : e.path))),
-          archive.entries.length > 8 ? createElement('p', null, `… and ${plural(archive.entries.length - 8, 'more entry', 'more entries')}.`) : null,
-          createElement('p', null, `The workspace now holds ${plural(now.files, 'file')} and ${plural(now.dirs, 'folder')} (${formatBytes(now.bytes)}); they are replaced. A restore point of them is kept in Sessions.`),
-        ),
+        body: importConfirmBody(name, archive, now),
         confirmLabel: 'Replace and import',
         danger: true,
       });
@@ -684,9 +590,3 @@ export class PlaygroundController {
   }
 }
 
-/** "3 files and 1 folder (12 KiB)" for an archive's entries. */
-function describeEntries(archive: ParsedArchive): string {
-  const files = archive.entries.filter((e) => e.kind !== 'dir').length;
-  const dirs = archive.entries.length - files;
-  return `${plural(files, 'file')}${dirs > 0 ? ` and ${plural(dirs, 'folder')}` : ''} (${formatBytes(archive.bytes)})`;
-}
