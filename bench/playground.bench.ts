@@ -16,6 +16,10 @@ const GROUP = 'playground';
 const webRoot = process.env.AIRLOCK_BENCH_WEB ?? fileURLToPath(new URL('../dist/web', import.meta.url));
 
 async function firstPromptMs(page: Page): Promise<number> {
+  // Polling injects Playwright's script into the page, 20-45 ms of its main thread while it
+  // is parsed: the mark is read only once the prompt is likely there, so the harness does
+  // not delay what it measures (the mark's time does not depend on when it is read).
+  await page.waitForTimeout(1500);
   await page.waitForFunction(() => performance.getEntriesByName('airlock-first-prompt').length > 0, undefined, { timeout: 60_000 });
   return page.evaluate(() => (performance.getEntriesByName('airlock-first-prompt')[0] as PerformanceEntry).startTime);
 }
