@@ -1,11 +1,11 @@
 // The runner against the real wasm backend (fast), and scripted clients for the failure
 // table's rows a real run cannot stage cheaply (a backend that is unreachable or dies
 // mid-run, a flaky test, a new endpoint in the trace).
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ExecuteOptions, SandboxClient, SandboxHealth, SandboxRun, SandboxSpec } from '../backends/contract.js';
+import { scratchGateWorkspace } from '../../tests/helpers/gate-workspace.js';
 import { runOnDisk } from '../../tests/helpers/sandbox-run.js';
 import { SandboxBackendUnavailable, SandboxRunFailed } from '../backends/errors.js';
 import { QemuSandboxClient } from '../backends/qemu/qemu-client.js';
@@ -24,9 +24,7 @@ describe('GateRunner', () => {
   let root: string;
   let workspace: string;
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'airlock-runner-'));
-    workspace = join(root, 'ws');
-    mkdirSync(join(workspace, '.airlock'), { recursive: true });
+    ({ root, workspace } = scratchGateWorkspace('airlock-runner-'));
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 

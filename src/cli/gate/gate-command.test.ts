@@ -1,17 +1,15 @@
 // `airlock gate` through the CLI entry (main), on the wasm backend: exit codes and --json.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cli } from '../../../tests/helpers/cli-capture.js';
+import { scratchGateWorkspace } from '../../../tests/helpers/gate-workspace.js';
 
 describe('airlock gate', () => {
   let root: string;
   let workspace: string;
   beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'airlock-gate-cli-'));
-    workspace = join(root, 'ws');
-    mkdirSync(join(workspace, '.airlock'), { recursive: true });
+    ({ root, workspace } = scratchGateWorkspace('airlock-gate-cli-'));
   });
   afterEach(() => {
     vi.unstubAllEnvs();
