@@ -285,6 +285,8 @@ class BodyReader {
    * write to the client (measured: about 12 chunks a push for a TLS upstream).
    */
   private held: Buffer | undefined;
+  /** How many bytes from `held`'s start are held (it and the chunks right after it). */
+  private heldLength = 0;
   private ended = false;
   private out: BodyOut | undefined;
   /** What arrived before the consumer attached (the head's read often holds the body's first bytes), and how it ended. */
@@ -441,21 +443,25 @@ class BodyReader {
     const held = this.held;
     if (held === undefined) {
       this.held = chunk;
+      this.heldLength = chunk.length;
       setImmediate(this.flushLater);
-    } else if (held.buffer === chunk.buffer && held.byteOffset + held.length === chunk.byteOffset) {
-      this.held = Buffer.from(held.buffer, held.byteOffset, held.length + chunk.length);
+    } else if (held.buffer === chunk.buffer && held.byteOffset + this.heldLength === chunk.byteOffset) {
+      // (The view over all of them is made once, when they go on: not a Buffer per TLS record.)
+      this.heldLength += chunk.length;
     } else {
+      this.flush();
       this.held = chunk;
-      this.push(held);
+      this.heldLength = chunk.length;
     }
   }
 
   private readonly flushLater = (): void => this.flush();
 
   private flush(): void {
-    const chunk = this.held;
+    const held = this.held;
+    if (held === undefined) return;
     this.held = undefined;
-    if (chunk !== undefined) this.push(chunk);
+    this.push(held.length === this.heldLength ? held : Buffer.from(held.buffer, held.byteOffset, this.heldLength));
   }
 
   private push(chunk: Buffer): void {
