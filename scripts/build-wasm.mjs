@@ -157,6 +157,13 @@ const rustflags = [
   '-C', 'link-arg=--import-memory',
 ].join(' ');
 
+// The stack pointer is exported so that the kernel can give an exited process's instance to
+// the next process of the same program instead of instantiating again: it restores the
+// memory image and resets this global (src/kernel/abi/wasm/wasm-program.ts). Not for the
+// foreign programs below, which the kernel always instantiates afresh. Exporting a mutable
+// global needs the mutable-globals feature (it changes nothing else in the code).
+const kernelLinkFlags = '-C target-feature=+mutable-globals -C link-arg=--export=__stack_pointer';
+
 function cargoBuild(extraFlags, packages) {
   const args = ['build', '--release', '--target', 'wasm32-wasi', ...packages.flatMap((p) => ['-p', p])];
   execFileSync(CARGO, args, {
@@ -166,7 +173,7 @@ function cargoBuild(extraFlags, packages) {
       ...process.env,
       RUSTC,
       CARGO_TARGET_DIR: targetDir,
-      RUSTFLAGS: `${rustflags} ${extraFlags}`.trim(),
+      RUSTFLAGS: `${rustflags} ${kernelLinkFlags} ${extraFlags}`.trim(),
       CARGO_INCREMENTAL: '0',
       SOURCE_DATE_EPOCH: '0',
     },
