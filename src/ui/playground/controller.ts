@@ -103,6 +103,8 @@ export class PlaygroundController {
       if (this.view.tabs.active?.endsWith('.py') === true) this.preloadPython();
     } catch (error) {
       this.update({ phase: 'failed', failure: error instanceof Error ? error.message : String(error) });
+    } finally {
+      this.audit.openOutbox();
     }
   }
 

@@ -30,8 +30,16 @@ export class PageAudit {
   private early: AuditEvent[] = [];
   state: PageAuditState = { events: [], ship: { waiting: 0, error: null } };
 
-  constructor() {
-    if (typeof indexedDB === 'undefined') return;
+  private opening = false;
+
+  /**
+   * Opens the outbox (its own IndexedDB database) and hands it what came before; the
+   * controller calls it once the sandbox is ready, so that its open is not in the
+   * way of the workspace's read. Once per page.
+   */
+  openOutbox(): void {
+    if (this.opening || typeof indexedDB === 'undefined') return;
+    this.opening = true;
     AuditOutbox.open({
       headers: () => pageHeaders(),
       onShip: ({ waiting, error }) => this.changed({ ship: { waiting, error: error ?? null } }),
