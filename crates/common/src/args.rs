@@ -17,7 +17,8 @@ pub enum HasArg {
     Optional,
 }
 
-/// One option a command accepts. `id` is what the parser reports back.
+/// One option a command accepts. `id` is what the parser reports back. Commands write their
+/// options as one compact string (see [`table`]); this is its parsed form.
 #[derive(Debug, Clone, Copy)]
 pub struct OptSpec {
     pub id: &'static str,
@@ -39,6 +40,38 @@ impl OptSpec {
     pub const fn both(id: &'static str, short: char, long: &'static str, arg: HasArg) -> OptSpec {
         OptSpec { id, short: Some(short), long: Some(long), arg }
     }
+}
+
+/// Reads a command's options written getopt_long-like as one string, which is smaller in the
+/// binary than a table of structs and does not repeat a multi-line shape per option: words
+/// separated by white space, each `[ID=]NAME[,NAME][:|::]` where a one-letter NAME is the
+/// short option and a longer one the long option, `:` means a required argument and `::` an
+/// optional one (only attached: `--name=value`, `-xVALUE`). ID, the name the parser reports,
+/// defaults to the first NAME: `b,bytes:` reports `b`, `bytes,b:` reports `bytes`.
+pub fn table(opts: &'static str) -> Vec<OptSpec> {
+    opts.split_ascii_whitespace()
+        .map(|word| {
+            let (word, arg) = match word.strip_suffix("::") {
+                Some(w) => (w, HasArg::Optional),
+                None => match word.strip_suffix(':') {
+                    Some(w) => (w, HasArg::Required),
+                    None => (word, HasArg::No),
+                },
+            };
+            let (id, names) = word.split_once('=').unwrap_or(("", word));
+            let mut spec = OptSpec { id, short: None, long: None, arg };
+            for name in names.split(',') {
+                if spec.id.is_empty() {
+                    spec.id = name;
+                }
+                match name.len() {
+                    1 => spec.short = name.chars().next(),
+                    _ => spec.long = Some(name),
+                }
+            }
+            spec
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,7 +119,7 @@ pub enum Order {
 }
 
 /// `--help` and `--version`, which every command declared by a [`Command`] accepts.
-const STANDARD: &[OptSpec] = &[OptSpec::long("help", "help", HasArg::No), OptSpec::long("version", "version", HasArg::No)];
+const STANDARD: &str = "help version";
 
 /// A command's contract with the shared parser: its options, its help text and the exit
 /// status of a usage error. `Command::options` handles `--help`, `--version`, `--`, grouping,
@@ -94,17 +127,58 @@ const STANDARD: &[OptSpec] = &[OptSpec::long("help", "help", HasArg::No), OptSpe
 pub struct Command<'a> {
     /// The name `--version` prints; empty: the name the command was called by.
     pub name: &'a str,
+    /// Options as a table (commands not yet on the compact form) ...
     pub spec: &'a [OptSpec],
+    /// ... or, and, as one string read by [`table`].
+    pub opts: &'static str,
     /// What `--help` prints; `{name}` stands for the name the command was called by.
     pub help: &'a str,
     /// GNU's status for a usage error: 1 for most tools, 2 for cmp/diff/grep/sort.
     pub usage_status: i32,
     pub order: Order,
+    /// How a tool outside GNU's wording reports a bad option (hostname prints its usage on
+    /// stdout and exits 255); None: `name: message` and GNU's `Try 'NAME --help'` line.
+    pub usage_error: Option<UsageError>,
+    /// What `--version` prints when it is not GNU's line (`{name}` as in `help`).
+    pub version: &'a str,
 }
+
+/// A command's own report of a bad option (a struct: rustc 1.63, which builds the wasm,
+/// refuses a bare `fn(&mut Io, ..)` type in a const fn).
+pub struct UsageError(pub fn(&mut Io, ArgError) -> UError);
 
 impl<'a> Command<'a> {
     pub const fn new(name: &'a str, spec: &'a [OptSpec], help: &'a str) -> Command<'a> {
-        Command { name, spec, help, usage_status: 1, order: Order::Permute }
+        Command { name, spec, opts: "", help, usage_status: 1, order: Order::Permute, usage_error: None, version: "" }
+    }
+
+    /// A command whose options are one string in [`table`]'s form.
+    pub const fn compact(name: &'a str, opts: &'static str, help: &'a str) -> Command<'a> {
+        Command { name, spec: &[], opts, help, usage_status: 1, order: Order::Permute, usage_error: None, version: "" }
+    }
+
+    /// For commands whose words are not options (true, false, echo, test): GNU answers
+    /// `--help` and `--version` only as the sole argument. Returns whether it answered.
+    pub fn sole(&self, args: &[OsString], io: &mut Io) -> bool {
+        let text = match args {
+            [_, only] if only == "--help" => self.help_text(io),
+            [_, only] if only == "--version" => self.version_text(io),
+            _ => return false,
+        };
+        // As in GNU's tools, a failed write of the help text is left to the final flush.
+        let _ = io.out(text.as_bytes());
+        true
+    }
+
+    fn help_text(&self, io: &Io) -> String {
+        self.help.replace("{name}", &io.name)
+    }
+
+    fn version_text(&self, io: &Io) -> String {
+        match self.version {
+            "" => crate::version_text(if self.name.is_empty() { &io.name } else { self.name }),
+            text => text.replace("{name}", &io.name),
+        }
     }
 
     /// Parses `args` (argv[0] first) and calls `each` with every option and operand in order,
@@ -116,11 +190,17 @@ impl<'a> Command<'a> {
 
     /// `options` for arguments without argv[0] (commands that rewrite obsolete forms first).
     pub fn options_after_name(&self, args: &[OsString], io: &mut Io, each: &mut dyn FnMut(&mut Io, Parsed) -> Result<(), UError>) -> Result<(), UError> {
-        let parsed = parse_with(args, self.spec, true, self.order).map_err(|e| UError::usage(self.usage_status, e))?;
+        let mut spec = table(self.opts);
+        spec.extend_from_slice(self.spec);
+        spec.extend(table(STANDARD));
+        let parsed = parse(args, &spec, self.order).map_err(|e| match self.usage_error {
+            Some(UsageError(report)) => report(io, e),
+            None => UError::usage(self.usage_status, e),
+        })?;
         for p in parsed {
             let text = match &p {
-                Parsed::Opt { id: "help", .. } => Some(self.help.replace("{name}", &io.name)),
-                Parsed::Opt { id: "version", .. } => Some(crate::version_text(if self.name.is_empty() { &io.name } else { self.name })),
+                Parsed::Opt { id: "help", .. } => Some(self.help_text(io)),
+                Parsed::Opt { id: "version", .. } => Some(self.version_text(io)),
                 _ => None,
             };
             if let Some(text) = text {
@@ -147,17 +227,6 @@ impl<'a> Command<'a> {
 
 /// Parses `args` (without argv[0]) against `spec`.
 pub fn parse(args: &[OsString], spec: &[OptSpec], order: Order) -> Result<Vec<Parsed>, ArgError> {
-    parse_with(args, spec, false, order)
-}
-
-fn parse_with(args: &[OsString], spec: &[OptSpec], standard: bool, order: Order) -> Result<Vec<Parsed>, ArgError> {
-    let all: Vec<OptSpec>;
-    let spec = if standard {
-        all = spec.iter().chain(STANDARD).copied().collect();
-        &all[..]
-    } else {
-        spec
-    };
     let posix = order == Order::RequireOrder || std::env::var_os("POSIXLY_CORRECT").is_some();
     let mut out = Vec::new();
     let mut i = 0;
@@ -289,12 +358,7 @@ pub fn bytes_os(b: &[u8]) -> OsString {
 mod tests {
     use super::*;
 
-    const SPEC: &[OptSpec] = &[
-        OptSpec::flag("all", 'a', "all"),
-        OptSpec::both("lines", 'n', "lines", HasArg::Required),
-        OptSpec::long("color", "color", HasArg::Optional),
-        OptSpec::long("count", "count", HasArg::No),
-    ];
+    const OPTS: &str = "all,a lines,n: color:: count";
 
     fn os(v: &[&str]) -> Vec<OsString> {
         v.iter().map(OsString::from).collect()
@@ -302,7 +366,7 @@ mod tests {
 
     #[test]
     fn groups_attached_and_permuted() {
-        let parsed = parse(&os(&["x", "-an5", "y", "--lines", "7"]), SPEC, Order::Permute).unwrap();
+        let parsed = parse(&os(&["x", "-an5", "y", "--lines", "7"]), &table(OPTS), Order::Permute).unwrap();
         assert_eq!(parsed.len(), 5);
         assert_eq!(parsed[2], Parsed::Opt { id: "lines", value: Some("5".into()) });
         assert_eq!(parsed[4], Parsed::Opt { id: "lines", value: Some("7".into()) });
@@ -310,22 +374,31 @@ mod tests {
 
     #[test]
     fn abbreviations_and_errors() {
-        assert!(parse(&os(&["--li=3"]), SPEC, Order::Permute).is_ok());
-        let err = parse(&os(&["--co"]), SPEC, Order::Permute).unwrap_err();
+        assert!(parse(&os(&["--li=3"]), &table(OPTS), Order::Permute).is_ok());
+        let err = parse(&os(&["--co"]), &table(OPTS), Order::Permute).unwrap_err();
         assert_eq!(err.to_string(), "option '--co' is ambiguous; possibilities: '--color' '--count'");
-        assert_eq!(parse(&os(&["-z"]), SPEC, Order::Permute).unwrap_err().to_string(), "invalid option -- 'z'");
-        assert_eq!(parse(&os(&["-n"]), SPEC, Order::Permute).unwrap_err().to_string(), "option requires an argument -- 'n'");
-        assert_eq!(parse(&os(&["--nope"]), SPEC, Order::Permute).unwrap_err().to_string(), "unrecognized option '--nope'");
+        assert_eq!(parse(&os(&["-z"]), &table(OPTS), Order::Permute).unwrap_err().to_string(), "invalid option -- 'z'");
+        assert_eq!(parse(&os(&["-n"]), &table(OPTS), Order::Permute).unwrap_err().to_string(), "option requires an argument -- 'n'");
+        assert_eq!(parse(&os(&["--nope"]), &table(OPTS), Order::Permute).unwrap_err().to_string(), "unrecognized option '--nope'");
+    }
+
+    #[test]
+    fn compact_table() {
+        let spec = table("b,bytes: lines,n:: q=silent x");
+        assert_eq!((spec[0].id, spec[0].short, spec[0].long, spec[0].arg), ("b", Some('b'), Some("bytes"), HasArg::Required));
+        assert_eq!((spec[1].id, spec[1].short, spec[1].long, spec[1].arg), ("lines", Some('n'), Some("lines"), HasArg::Optional));
+        assert_eq!((spec[2].id, spec[2].short, spec[2].long, spec[2].arg), ("q", None, Some("silent"), HasArg::No));
+        assert_eq!((spec[3].id, spec[3].short, spec[3].long), ("x", Some('x'), None));
     }
 
     #[test]
     fn double_dash_and_lone_dash() {
-        let parsed = parse(&os(&["-", "--", "-a"]), SPEC, Order::Permute).unwrap();
+        let parsed = parse(&os(&["-", "--", "-a"]), &table(OPTS), Order::Permute).unwrap();
         assert_eq!(parsed, vec![Parsed::Operand("-".into()), Parsed::Operand("-a".into())]);
     }
 
     fn run_contract(args: &[&str]) -> (i32, String, String, Vec<Parsed>) {
-        const CMD: Command = Command { usage_status: 2, ..Command::new("demo", SPEC, "Usage: {name} [OPTION]...\n") };
+        const CMD: Command = Command { usage_status: 2, ..Command::compact("demo", OPTS, "Usage: {name} [OPTION]...\n") };
         let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
         let mut io = Io { name: "demo".into(), stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
         let mut seen = Vec::new();
@@ -356,7 +429,7 @@ mod tests {
 
     #[test]
     fn require_order_stops_at_first_operand() {
-        let parsed = parse(&os(&["cmd", "-a"]), SPEC, Order::RequireOrder).unwrap();
+        let parsed = parse(&os(&["cmd", "-a"]), &table(OPTS), Order::RequireOrder).unwrap();
         assert_eq!(parsed, vec![Parsed::Operand("cmd".into()), Parsed::Operand("-a".into())]);
     }
 }

@@ -61,39 +61,10 @@ mod vars;
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, HasArg, OptSpec, Order, Parsed};
+use common::args::{os_bytes, parse, Order, Parsed};
 use common::Io;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("fs", 'F', "field-separator", HasArg::Required),
-    OptSpec::both("assign", 'v', "assign", HasArg::Required),
-    OptSpec::both("file", 'f', "file", HasArg::Required),
-    OptSpec::both("source", 'e', "source", HasArg::Required),
-    OptSpec::both("sandbox", 'S', "sandbox", HasArg::No),
-    OptSpec::both("version", 'V', "version", HasArg::No),
-    OptSpec::both("help", 'h', "help", HasArg::No),
-    OptSpec::both("optimize", 'O', "optimize", HasArg::No),
-    OptSpec::both("no-optimize", 's', "no-optimize", HasArg::No),
-    OptSpec::both("re-interval", 'r', "re-interval", HasArg::No),
-    OptSpec::both("characters-as-bytes", 'b', "characters-as-bytes", HasArg::No),
-    OptSpec::both("traditional", 'c', "traditional", HasArg::No),
-    OptSpec::both("copyright", 'C', "copyright", HasArg::No),
-    OptSpec::both("dump-variables", 'd', "dump-variables", HasArg::Optional),
-    OptSpec::both("debug", 'D', "debug", HasArg::Optional),
-    OptSpec::both("exec", 'E', "exec", HasArg::Required),
-    OptSpec::both("gen-pot", 'g', "gen-pot", HasArg::No),
-    OptSpec::both("include", 'i', "include", HasArg::Required),
-    OptSpec::both("trace", 'I', "trace", HasArg::No),
-    OptSpec::both("load", 'l', "load", HasArg::Required),
-    OptSpec::both("lint", 'L', "lint", HasArg::Optional),
-    OptSpec::both("bignum", 'M', "bignum", HasArg::No),
-    OptSpec::both("use-lc-numeric", 'N', "use-lc-numeric", HasArg::No),
-    OptSpec::both("non-decimal-data", 'n', "non-decimal-data", HasArg::No),
-    OptSpec::both("pretty-print", 'o', "pretty-print", HasArg::Optional),
-    OptSpec::both("profile", 'p', "profile", HasArg::Optional),
-    OptSpec::both("posix", 'P', "posix", HasArg::No),
-    OptSpec::both("lint-old", 't', "lint-old", HasArg::No),
-];
+const SPEC: &str = "fs=F,field-separator: assign,v: file,f: source,e: sandbox,S version,V help,h optimize,O no-optimize,s re-interval,r characters-as-bytes,b traditional,c copyright,C dump-variables,d:: debug,D:: exec,E: gen-pot,g include,i: trace,I load,l: lint,L:: bignum,M use-lc-numeric,N non-decimal-data,n pretty-print,o:: profile,p:: posix,P lint-old,t";
 
 const USAGE: &str = "Usage: {0} [POSIX or GNU style options] -f progfile [--] file ...
 Usage: {0} [POSIX or GNU style options] [--] 'program' file ...
@@ -123,7 +94,7 @@ pub struct Options {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::RequireOrder) {
+    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::RequireOrder) {
         Ok(p) => p,
         Err(e) => {
             io.error(&e);

@@ -3,19 +3,15 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, HasArg, Parsed};
+use common::args::{os_bytes, Parsed};
 use common::io::quote;
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("multiple", 'a', "multiple"),
-    OptSpec::both("suffix", 's', "suffix", HasArg::Required),
-    OptSpec::flag("zero", 'z', "zero"),
-];
+const SPEC: &str = "multiple,a suffix,s: zero,z";
 
 const HELP: &str = "Usage: {name} NAME [SUFFIX]\n  or:  {name} OPTION... NAME...\nPrint NAME with any leading directory components removed.\nIf specified, also remove a trailing SUFFIX.\n\n  -a, --multiple       support multiple arguments and treat each as a NAME\n  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a\n  -z, --zero           end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const BASENAME: Command = Command::new("basename", SPEC, HELP);
+const BASENAME: Command = Command::compact("basename", SPEC, HELP);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut multiple = false;

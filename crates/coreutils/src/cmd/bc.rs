@@ -18,21 +18,13 @@ mod parse;
 
 use std::ffi::OsString;
 
-use common::args::{parse as parse_args, HasArg, Order, Parsed};
-use common::{Io, OptSpec};
+use common::args::{parse as parse_args, Order, Parsed};
+use common::Io;
 
 use exec::{Flow, Interp};
 use parse::{Parser, Unit};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("mathlib", 'l', "mathlib", HasArg::No),
-    OptSpec::both("quiet", 'q', "quiet", HasArg::No),
-    OptSpec::both("standard", 's', "standard", HasArg::No),
-    OptSpec::both("warn", 'w', "warn", HasArg::No),
-    OptSpec::both("interactive", 'i', "interactive", HasArg::No),
-    OptSpec::both("help", 'h', "help", HasArg::No),
-    OptSpec::both("version", 'v', "version", HasArg::No),
-];
+const SPEC: &str = "mathlib,l quiet,q standard,s warn,w interactive,i help,h version,v";
 
 enum Outcome {
     Continue,
@@ -40,7 +32,7 @@ enum Outcome {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse_args(&args[1..], SPEC, Order::Permute) {
+    let parsed = match parse_args(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => {
             io.error(e);

@@ -5,24 +5,13 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{Command, HasArg, OptSpec, Parsed};
+use common::args::{Command, Parsed};
 use common::io::{filter_inputs, Failure};
 use common::{Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("A", 'A', "show-all"),
-    OptSpec::flag("b", 'b', "number-nonblank"),
-    OptSpec::short("e", 'e', HasArg::No),
-    OptSpec::flag("E", 'E', "show-ends"),
-    OptSpec::flag("n", 'n', "number"),
-    OptSpec::flag("s", 's', "squeeze-blank"),
-    OptSpec::short("t", 't', HasArg::No),
-    OptSpec::flag("T", 'T', "show-tabs"),
-    OptSpec::short("u", 'u', HasArg::No),
-    OptSpec::flag("v", 'v', "show-nonprinting"),
-];
+const SPEC: &str = "A,show-all b,number-nonblank e E,show-ends n,number s,squeeze-blank t T,show-tabs u v,show-nonprinting";
 
-const CAT: Command = Command::new("cat", SPEC, HELP);
+const CAT: Command = Command::compact("cat", SPEC, HELP);
 
 const HELP: &str = "Usage: cat [OPTION]... [FILE]...
 Concatenate FILE(s) to standard output.

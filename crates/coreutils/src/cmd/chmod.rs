@@ -8,20 +8,11 @@ use common::args::{os_bytes, Command};
 use common::io::quote;
 use common::modes::{mode_string, ModeChange};
 use common::targets::join;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("changes", 'c', "changes"),
-    OptSpec::flag("silent", 'f', "silent"),
-    OptSpec::long("silent", "quiet", HasArg::No),
-    OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::flag("recursive", 'R', "recursive"),
-    OptSpec::long("reference", "reference", HasArg::Required),
-    OptSpec::long("no-preserve-root", "no-preserve-root", HasArg::No),
-    OptSpec::long("preserve-root", "preserve-root", HasArg::No),
-];
+const SPEC: &str = "changes,c silent,f silent=quiet verbose,v recursive,R reference: no-preserve-root preserve-root";
 
-const CHMOD: Command = Command::new("chmod", SPEC, HELP);
+const CHMOD: Command = Command::compact("chmod", SPEC, HELP);
 
 const HELP: &str = "Usage: chmod [OPTION]... MODE[,MODE]... FILE...
   or:  chmod [OPTION]... OCTAL-MODE FILE...
@@ -79,7 +70,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut reference = None;
     let mut preserve_root = false;
     let mut operands = Vec::new();
-    CHMOD.options_after_name(&rest, io, &mut |io, p| {
+    CHMOD.options_after_name(&rest, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "changes", .. } => o.report = Report::Changes,
             Parsed::Opt { id: "verbose", .. } => o.report = Report::Always,
@@ -88,14 +79,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Parsed::Opt { id: "reference", value } => reference = value,
             Parsed::Opt { id: "preserve-root", .. } => preserve_root = true,
             Parsed::Opt { id: "no-preserve-root", .. } => preserve_root = false,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("chmod").as_bytes());
-                return Err(UError::exit(0));
-            }
             Parsed::Opt { .. } => {}
             Parsed::Operand(op) => operands.push(op),
         }

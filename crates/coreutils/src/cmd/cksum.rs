@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::open_input;
 use common::{strerror, Io, UError};
 
@@ -133,22 +133,9 @@ pub fn run_legacy(io: &mut Io, algo: Algo, files: &[OsString], delim: u8) -> i32
     status
 }
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("algorithm", 'a', "algorithm", HasArg::Required),
-    OptSpec::flag("check", 'c', "check"),
-    OptSpec::both("length", 'l', "length", HasArg::Required),
-    OptSpec::long("tag", "tag", HasArg::No),
-    OptSpec::long("untagged", "untagged", HasArg::No),
-    OptSpec::flag("zero", 'z', "zero"),
-    OptSpec::long("ignore-missing", "ignore-missing", HasArg::No),
-    OptSpec::long("quiet", "quiet", HasArg::No),
-    OptSpec::long("status", "status", HasArg::No),
-    OptSpec::long("strict", "strict", HasArg::No),
-    OptSpec::flag("warn", 'w', "warn"),
-    OptSpec::long("debug", "debug", HasArg::No),
-];
+const SPEC: &str = "algorithm,a: check,c length,l: tag untagged zero,z ignore-missing quiet status strict warn,w debug";
 
-const CKSUM: Command = Command::new("", SPEC, HELP);
+const CKSUM: Command = Command::compact("", SPEC, HELP);
 
 const ALGORITHMS: &[&str] = &["bsd", "sysv", "crc", "md5", "sha1", "sha224", "sha256", "sha384", "sha512", "blake2b", "sm3"];
 
@@ -202,10 +189,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Parsed::Opt { id: "strict", .. } => opts.strict = true,
             Parsed::Opt { id: "warn", .. } => opts.warn = true,
             Parsed::Opt { id: "debug", .. } => {}
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
             Parsed::Opt { .. } => {
                 let _ = io.out(common::version_text(&io.name).as_bytes());
                 return Err(UError::exit(0));

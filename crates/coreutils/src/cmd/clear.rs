@@ -4,19 +4,15 @@
 
 use std::ffi::OsString;
 
-use common::args::{parse, HasArg, Order, Parsed};
-use common::{Io, OptSpec};
+use common::args::{parse, Order, Parsed};
+use common::Io;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::short("keep-scrollback", 'x', HasArg::No),
-    OptSpec::short("term", 'T', HasArg::Required),
-    OptSpec::short("version", 'V', HasArg::No),
-];
+const SPEC: &str = "keep-scrollback=x term=T: version=V";
 
 const USAGE: &str = "Usage: clear [options]\n\nOptions:\n  -T TERM     use this instead of $TERM\n  -V          print curses-version\n  -x          do not try to clear scrollback\n";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => {
             io.error(e);

@@ -9,18 +9,9 @@ use std::io::{self, BufRead, BufReader, Write};
 
 use common::args::{os_bytes, parse, Order, Parsed};
 use common::io::{quote, BUFFER_SIZE};
-use common::{strerror, HasArg, Io, OptSpec};
+use common::{strerror, Io};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("print-bytes", 'b', "print-bytes"),
-    OptSpec::both("ignore-initial", 'i', "ignore-initial", HasArg::Required),
-    OptSpec::flag("verbose", 'l', "verbose"),
-    OptSpec::both("bytes", 'n', "bytes", HasArg::Required),
-    OptSpec::flag("quiet", 's', "quiet"),
-    OptSpec::long("quiet", "silent", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::flag("version", 'v', "version"),
-];
+const SPEC: &str = "print-bytes,b ignore-initial,i: verbose,l bytes,n: quiet,s quiet=silent help version,v";
 
 const HELP: &str = "Usage: cmp [OPTION]... FILE1 [FILE2 [SKIP1 [SKIP2]]]
 Compare two files byte by byte.
@@ -78,7 +69,7 @@ fn usage(io: &mut Io, message: &str) -> i32 {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => return usage(io, &e.to_string()),
     };

@@ -8,32 +8,11 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::for_each_line;
-use common::{Io, OptSpec};
+use common::{Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("table", 't', "table", HasArg::No),
-    OptSpec::both("separator", 's', "separator", HasArg::Required),
-    OptSpec::both("output-separator", 'o', "output-separator", HasArg::Required),
-    OptSpec::both("fillrows", 'x', "fillrows", HasArg::No),
-    OptSpec::both("output-width", 'c', "output-width", HasArg::Required),
-    OptSpec::both("table-columns", 'N', "table-columns", HasArg::Required),
-    OptSpec::both("table-right", 'R', "table-right", HasArg::Required),
-    OptSpec::both("table-hide", 'H', "table-hide", HasArg::Required),
-    OptSpec::both("table-columns-limit", 'l', "table-columns-limit", HasArg::Required),
-    OptSpec::both("table-noheadings", 'd', "table-noheadings", HasArg::No),
-    OptSpec::both("table-name", 'n', "table-name", HasArg::Required),
-    OptSpec::both("json", 'J', "json", HasArg::No),
-    OptSpec::both("table-order", 'O', "table-order", HasArg::Required),
-    OptSpec::both("table-truncate", 'T', "table-truncate", HasArg::Required),
-    OptSpec::both("table-wrap", 'W', "table-wrap", HasArg::Required),
-    OptSpec::both("table-empty-lines", 'e', "table-empty-lines", HasArg::No),
-    OptSpec::both("tree", 'r', "tree", HasArg::Required),
-    OptSpec::both("keep-empty-lines", 'L', "keep-empty-lines", HasArg::No),
-    OptSpec::both("help", 'h', "help", HasArg::No),
-    OptSpec::both("version", 'V', "version", HasArg::No),
-];
+const SPEC: &str = "table,t separator,s: output-separator,o: fillrows,x output-width,c: table-columns,N: table-right,R: table-hide,H: table-columns-limit,l: table-noheadings,d table-name,n: json,J table-order,O: table-truncate,T: table-wrap,W: table-empty-lines,e tree,r: keep-empty-lines,L help,h version,V";
 
 #[derive(Default)]
 struct Table {
@@ -46,26 +25,18 @@ struct Table {
     headings: bool,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const HELP: &str = "Usage:\n {name} [options] [<file>...]\n\nColumnate lists.\n\nOptions:\n -t, --table                      create a table\n -N, --table-columns <names>      comma separated columns names\n -l, --table-columns-limit <num>  maximal number of input columns\n -R, --table-right <columns>      right align text in these columns\n -H, --table-hide <columns>       don't print the columns\n -d, --table-noheadings           don't print header\n -s, --separator <string>         possible table delimiters\n -o, --output-separator <string>  columns separator for table output (default is two spaces)\n -c, --output-width <width>       width of output in number of characters\n -x, --fillrows                   fill rows before columns\n -h, --help                       display this help\n -V, --version                    display version\n";
+
+const COLUMN: Command = Command { version: "column from util-linux 2.38.1 (Airlock)\n", ..Command::compact("column", SPEC, HELP) };
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut table_mode = false;
     let mut across = false;
     let mut width: Option<usize> = None;
     let mut table = Table { output_separator: b"  ".to_vec(), headings: true, ..Table::default() };
     let mut files: Vec<OsString> = Vec::new();
-    for item in parsed {
+    COLUMN.options(&args, io, &mut |_, item| {
         match item {
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(format!("Usage:\n {} [options] [<file>...]\n\nColumnate lists.\n\nOptions:\n -t, --table                      create a table\n -N, --table-columns <names>      comma separated columns names\n -l, --table-columns-limit <num>  maximal number of input columns\n -R, --table-right <columns>      right align text in these columns\n -H, --table-hide <columns>       don't print the columns\n -d, --table-noheadings           don't print header\n -s, --separator <string>         possible table delimiters\n -o, --output-separator <string>  columns separator for table output (default is two spaces)\n -c, --output-width <width>       width of output in number of characters\n -x, --fillrows                   fill rows before columns\n -h, --help                       display this help\n -V, --version                    display version\n", io.name).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(b"column from util-linux 2.38.1 (Airlock)\n");
-                return 0;
-            }
             Parsed::Opt { id, value } => {
                 let v = value.map(|v| os_bytes(&v).to_vec()).unwrap_or_default();
                 match id {
@@ -80,8 +51,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                             Some(n) => n,
                             None => {
                                 let what = if id == "output-width" { "invalid columns argument" } else { "invalid columns limit argument" };
-                                io.error(format!("{}: '{}'", what, String::from_utf8_lossy(&v)));
-                                return 1;
+                                return Err(UError::new(1, format!("{}: '{}'", what, String::from_utf8_lossy(&v))));
                             }
                         };
                         if id == "output-width" {
@@ -94,15 +64,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     "table-right" => table.right = split_list(&v),
                     "table-hide" => table.hide = split_list(&v),
                     _ => {
-                        let long = SPEC.iter().find(|s| s.id == id).and_then(|s| s.long).unwrap_or(id);
-                        io.error(format!("option not supported in the sandbox: --{}", long));
-                        return 1;
+                        let long = common::args::table(SPEC).iter().find(|s| s.id == id).and_then(|s| s.long).unwrap_or(id);
+                        return Err(UError::new(1, format!("option not supported in the sandbox: --{}", long)));
                     }
                 }
             }
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     let mut lines: Vec<Vec<u8>> = Vec::new();
     let mut collect = |line: &[u8]| {
         let line = line.strip_suffix(b"\n").unwrap_or(line);
@@ -138,7 +108,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         fill(&lines, width, across)
     };
     let _ = io.out(&out);
-    status
+    Ok(status)
 }
 
 fn split_list(v: &[u8]) -> Vec<Vec<u8>> {

@@ -9,24 +9,15 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{Read, Write};
 
-use common::args::{bytes_os, os_bytes, HasArg, Parsed};
+use common::args::{bytes_os, os_bytes, Parsed};
 use common::cformat;
 use common::io::quote;
 use common::regex::{Flags, Flavor, Regex};
-use common::{strerror, Command, Io, OptSpec, UError};
+use common::{strerror, Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("suffix-format", 'b', "suffix-format", HasArg::Required),
-    OptSpec::both("prefix", 'f', "prefix", HasArg::Required),
-    OptSpec::flag("keep-files", 'k', "keep-files"),
-    OptSpec::long("suppress-matched", "suppress-matched", HasArg::No),
-    OptSpec::both("digits", 'n', "digits", HasArg::Required),
-    OptSpec::flag("quiet", 's', "quiet"),
-    OptSpec::long("quiet", "silent", HasArg::No),
-    OptSpec::flag("elide-empty-files", 'z', "elide-empty-files"),
-];
+const SPEC: &str = "suffix-format,b: prefix,f: keep-files,k suppress-matched digits,n: quiet,s quiet=silent elide-empty-files,z";
 
-const CSPLIT: Command = Command::new("csplit", SPEC, HELP);
+const CSPLIT: Command = Command::compact("csplit", SPEC, HELP);
 
 /// One pattern with its repeat count.
 struct Control {
@@ -92,7 +83,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut format: Option<Vec<u8>> = None;
     let mut digits: usize = 2;
     let mut operands: Vec<Vec<u8>> = Vec::new();
-    CSPLIT.options(&args, io, &mut |io, p| {
+    CSPLIT.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "suffix-format", value } => format = value.map(|v| os_bytes(&v).to_vec()),
             Parsed::Opt { id: "prefix", value } => prefix = value.map(|v| os_bytes(&v).to_vec()).unwrap_or_default(),
@@ -109,10 +100,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             }
             Parsed::Opt { id: "quiet", .. } => quiet = true,
             Parsed::Opt { id: "elide-empty-files", .. } => elide = true,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.replace("{}", &io.name).as_bytes());
-                return Err(UError::exit(0));
-            }
             Parsed::Opt { .. } => {}
             Parsed::Operand(o) => operands.push(os_bytes(&o).to_vec()),
         }

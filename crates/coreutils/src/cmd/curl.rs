@@ -6,41 +6,10 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use common::args::{os_bytes, parse, HasArg, OptSpec, Order, Parsed};
+use common::args::{os_bytes, parse, Order, Parsed};
 use common::Io;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("silent", 's', "silent"),
-    OptSpec::flag("show-error", 'S', "show-error"),
-    OptSpec::flag("fail", 'f', "fail"),
-    OptSpec::long("fail-with-body", "fail-with-body", HasArg::No),
-    OptSpec::flag("location", 'L', "location"),
-    OptSpec::both("output", 'o', "output", HasArg::Required),
-    OptSpec::flag("remote-name", 'O', "remote-name"),
-    OptSpec::both("request", 'X', "request", HasArg::Required),
-    OptSpec::both("header", 'H', "header", HasArg::Required),
-    OptSpec::both("data", 'd', "data", HasArg::Required),
-    OptSpec::long("data-ascii", "data-ascii", HasArg::Required),
-    OptSpec::long("data-raw", "data-raw", HasArg::Required),
-    OptSpec::long("data-binary", "data-binary", HasArg::Required),
-    OptSpec::long("data-urlencode", "data-urlencode", HasArg::Required),
-    OptSpec::long("json", "json", HasArg::Required),
-    OptSpec::flag("include", 'i', "include"),
-    OptSpec::flag("head", 'I', "head"),
-    OptSpec::both("write-out", 'w', "write-out", HasArg::Required),
-    OptSpec::both("user", 'u', "user", HasArg::Required),
-    OptSpec::both("max-time", 'm', "max-time", HasArg::Required),
-    OptSpec::both("user-agent", 'A', "user-agent", HasArg::Required),
-    OptSpec::flag("get", 'G', "get"),
-    OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::flag("insecure", 'k', "insecure"),
-    OptSpec::long("compressed", "compressed", HasArg::No),
-    OptSpec::long("url", "url", HasArg::Required),
-    OptSpec::long("max-redirs", "max-redirs", HasArg::Required),
-    OptSpec::both("referer", 'e', "referer", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::flag("version", 'V', "version"),
-];
+const SPEC: &str = "silent,s show-error,S fail,f fail-with-body location,L output,o: remote-name,O request,X: header,H: data,d: data-ascii: data-raw: data-binary: data-urlencode: json: include,i head,I write-out,w: user,u: max-time,m: user-agent,A: get,G verbose,v insecure,k compressed url: max-redirs: referer,e: help version,V";
 
 #[derive(Default)]
 struct Options {
@@ -89,7 +58,7 @@ Requests go through the sandbox's network policy; a refused request fails with e
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => {
             io.error(format!("option {}", e));

@@ -5,23 +5,13 @@
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
-use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::{filter_inputs, Failure};
 use common::{Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("b", 'b', "bytes", HasArg::Required),
-    OptSpec::both("c", 'c', "characters", HasArg::Required),
-    OptSpec::both("d", 'd', "delimiter", HasArg::Required),
-    OptSpec::both("f", 'f', "fields", HasArg::Required),
-    OptSpec::short("n", 'n', HasArg::No),
-    OptSpec::long("complement", "complement", HasArg::No),
-    OptSpec::both("s", 's', "only-delimited", HasArg::No),
-    OptSpec::long("output-delimiter", "output-delimiter", HasArg::Required),
-    OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-];
+const SPEC: &str = "b,bytes: c,characters: d,delimiter: f,fields: n complement s,only-delimited output-delimiter: z,zero-terminated";
 
-const CUT: Command = Command::new("cut", SPEC, HELP);
+const CUT: Command = Command::compact("cut", SPEC, HELP);
 
 const HELP: &str = "Usage: cut OPTION... [FILE]...
 Print selected parts of lines from each FILE to standard output.

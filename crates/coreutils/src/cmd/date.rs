@@ -9,28 +9,12 @@ mod parse;
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse as parse_args, HasArg, Order, Parsed};
+use common::args::{os_bytes, parse as parse_args, Order, Parsed};
 use common::strftime::{format, Moment};
 use common::timefmt::{local_offset, local_zone, now};
-use common::{Io, OptSpec};
+use common::Io;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("date", 'd', "date", HasArg::Required),
-    OptSpec::both("file", 'f', "file", HasArg::Required),
-    OptSpec::both("iso", 'I', "iso-8601", HasArg::Optional),
-    OptSpec::both("rfc-email", 'R', "rfc-email", HasArg::No),
-    OptSpec::long("rfc-email", "rfc-822", HasArg::No),
-    OptSpec::long("rfc-email", "rfc-2822", HasArg::No),
-    OptSpec::long("rfc-3339", "rfc-3339", HasArg::Required),
-    OptSpec::both("reference", 'r', "reference", HasArg::Required),
-    OptSpec::both("set", 's', "set", HasArg::Required),
-    OptSpec::both("utc", 'u', "utc", HasArg::No),
-    OptSpec::long("utc", "universal", HasArg::No),
-    OptSpec::long("utc", "uct", HasArg::No),
-    OptSpec::long("debug", "debug", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
-];
+const SPEC: &str = "date,d: file,f: iso=I,iso-8601:: rfc-email,R rfc-email=rfc-822 rfc-email=rfc-2822 rfc-3339: reference,r: set,s: utc,u utc=universal utc=uct debug help version";
 
 const DEFAULT_FORMAT: &str = "%a %b %e %H:%M:%S %Z %Y";
 
@@ -67,7 +51,7 @@ fn timespec_format(value: &[u8], option: &str, io: &mut Io) -> Result<String, i3
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse_args(&args[1..], SPEC, Order::Permute) {
+    let parsed = match parse_args(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => return io.usage_error(&e, 1),
     };

@@ -9,29 +9,11 @@ use common::args::{self, Command};
 use common::fsops::{fs_usage, FsUsage};
 use common::human::human_size;
 use common::io::quote;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("all", 'a', "all"),
-    OptSpec::both("block-size", 'B', "block-size", HasArg::Required),
-    OptSpec::flag("human-readable", 'h', "human-readable"),
-    OptSpec::short("si", 'H', HasArg::No),
-    OptSpec::long("si", "si", HasArg::No),
-    OptSpec::flag("inodes", 'i', "inodes"),
-    OptSpec::short("k", 'k', HasArg::No),
-    OptSpec::short("m", 'm', HasArg::No),
-    OptSpec::flag("local", 'l', "local"),
-    OptSpec::long("no-sync", "no-sync", HasArg::No),
-    OptSpec::long("sync", "sync", HasArg::No),
-    OptSpec::long("output", "output", HasArg::Optional),
-    OptSpec::flag("portability", 'P', "portability"),
-    OptSpec::long("total", "total", HasArg::No),
-    OptSpec::both("type", 't', "type", HasArg::Required),
-    OptSpec::flag("print-type", 'T', "print-type"),
-    OptSpec::both("exclude-type", 'x', "exclude-type", HasArg::Required),
-];
+const SPEC: &str = "all,a block-size,B: human-readable,h si=H si inodes,i k m local,l no-sync sync output:: portability,P total type,t: print-type,T exclude-type,x:";
 
-const DF: Command = Command::new("df", SPEC, HELP);
+const DF: Command = Command::compact("df", SPEC, HELP);
 
 const HELP: &str = "Usage: df [OPTION]... [FILE]...
 Show information about the file system on which each FILE resides,

@@ -27,67 +27,7 @@ use common::{HasArg, Io, OptSpec};
 use analyze::{Compare, WhiteSpace};
 use format::{Format, Style};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::long("normal", "normal", HasArg::No),
-    OptSpec::flag("brief", 'q', "brief"),
-    OptSpec::flag("report-identical-files", 's', "report-identical-files"),
-    OptSpec::short("c", 'c', HasArg::No),
-    OptSpec::short("C", 'C', HasArg::Required),
-    OptSpec::long("context", "context", HasArg::Optional),
-    OptSpec::short("u", 'u', HasArg::No),
-    OptSpec::short("U", 'U', HasArg::Required),
-    OptSpec::long("unified", "unified", HasArg::Optional),
-    OptSpec::flag("ed", 'e', "ed"),
-    OptSpec::flag("rcs", 'n', "rcs"),
-    OptSpec::flag("side-by-side", 'y', "side-by-side"),
-    OptSpec::both("width", 'W', "width", HasArg::Required),
-    OptSpec::long("left-column", "left-column", HasArg::No),
-    OptSpec::long("suppress-common-lines", "suppress-common-lines", HasArg::No),
-    OptSpec::flag("show-c-function", 'p', "show-c-function"),
-    OptSpec::both("show-function-line", 'F', "show-function-line", HasArg::Required),
-    OptSpec::long("label", "label", HasArg::Required),
-    OptSpec::flag("expand-tabs", 't', "expand-tabs"),
-    OptSpec::flag("initial-tab", 'T', "initial-tab"),
-    OptSpec::long("tabsize", "tabsize", HasArg::Required),
-    OptSpec::long("suppress-blank-empty", "suppress-blank-empty", HasArg::No),
-    OptSpec::flag("paginate", 'l', "paginate"),
-    OptSpec::flag("recursive", 'r', "recursive"),
-    OptSpec::long("no-dereference", "no-dereference", HasArg::No),
-    OptSpec::flag("new-file", 'N', "new-file"),
-    OptSpec::long("unidirectional-new-file", "unidirectional-new-file", HasArg::No),
-    OptSpec::long("ignore-file-name-case", "ignore-file-name-case", HasArg::No),
-    OptSpec::long("no-ignore-file-name-case", "no-ignore-file-name-case", HasArg::No),
-    OptSpec::both("exclude", 'x', "exclude", HasArg::Required),
-    OptSpec::both("exclude-from", 'X', "exclude-from", HasArg::Required),
-    OptSpec::both("starting-file", 'S', "starting-file", HasArg::Required),
-    OptSpec::long("from-file", "from-file", HasArg::Required),
-    OptSpec::long("to-file", "to-file", HasArg::Required),
-    OptSpec::flag("ignore-case", 'i', "ignore-case"),
-    OptSpec::flag("ignore-tab-expansion", 'E', "ignore-tab-expansion"),
-    OptSpec::flag("ignore-trailing-space", 'Z', "ignore-trailing-space"),
-    OptSpec::flag("ignore-space-change", 'b', "ignore-space-change"),
-    OptSpec::flag("ignore-all-space", 'w', "ignore-all-space"),
-    OptSpec::flag("ignore-blank-lines", 'B', "ignore-blank-lines"),
-    OptSpec::both("ignore-matching-lines", 'I', "ignore-matching-lines", HasArg::Required),
-    OptSpec::flag("text", 'a', "text"),
-    OptSpec::long("strip-trailing-cr", "strip-trailing-cr", HasArg::No),
-    OptSpec::both("ifdef", 'D', "ifdef", HasArg::Required),
-    OptSpec::long("old-group-format", "old-group-format", HasArg::Required),
-    OptSpec::long("new-group-format", "new-group-format", HasArg::Required),
-    OptSpec::long("changed-group-format", "changed-group-format", HasArg::Required),
-    OptSpec::long("unchanged-group-format", "unchanged-group-format", HasArg::Required),
-    OptSpec::long("line-format", "line-format", HasArg::Required),
-    OptSpec::long("old-line-format", "old-line-format", HasArg::Required),
-    OptSpec::long("new-line-format", "new-line-format", HasArg::Required),
-    OptSpec::long("unchanged-line-format", "unchanged-line-format", HasArg::Required),
-    OptSpec::flag("minimal", 'd', "minimal"),
-    OptSpec::long("horizon-lines", "horizon-lines", HasArg::Required),
-    OptSpec::flag("speed-large-files", 'H', "speed-large-files"),
-    OptSpec::long("color", "color", HasArg::Optional),
-    OptSpec::long("palette", "palette", HasArg::Required),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::flag("version", 'v', "version"),
-];
+const SPEC: &str = "normal brief,q report-identical-files,s c C: context:: u U: unified:: ed,e rcs,n side-by-side,y width,W: left-column suppress-common-lines show-c-function,p show-function-line,F: label: expand-tabs,t initial-tab,T tabsize: suppress-blank-empty paginate,l recursive,r no-dereference new-file,N unidirectional-new-file ignore-file-name-case no-ignore-file-name-case exclude,x: exclude-from,X: starting-file,S: from-file: to-file: ignore-case,i ignore-tab-expansion,E ignore-trailing-space,Z ignore-space-change,b ignore-all-space,w ignore-blank-lines,B ignore-matching-lines,I: text,a strip-trailing-cr ifdef,D: old-group-format: new-group-format: changed-group-format: unchanged-group-format: line-format: old-line-format: new-line-format: unchanged-line-format: minimal,d horizon-lines: speed-large-files,H color:: palette: help version,v";
 
 const HELP: &str = "Usage: diff [OPTION]... FILES
 Compare FILES line by line.
@@ -201,14 +141,15 @@ fn option_words(args: &[OsString]) -> Vec<u8> {
         let takes_next = if word.starts_with(b"--") {
             let name = String::from_utf8_lossy(&word[2..]).into_owned();
             !name.contains('=') && {
-                let matches: Vec<&OptSpec> = SPEC.iter().filter(|o| o.long.map_or(false, |l| l.starts_with(name.as_str()))).collect();
-                let exact = SPEC.iter().find(|o| o.long == Some(name.as_str()));
+                let spec = common::args::table(SPEC);
+                let matches: Vec<&OptSpec> = spec.iter().filter(|o| o.long.map_or(false, |l| l.starts_with(name.as_str()))).collect();
+                let exact = spec.iter().find(|o| o.long == Some(name.as_str()));
                 exact.or_else(|| matches.first().copied()).map_or(false, |o| o.arg == HasArg::Required)
             }
         } else {
             let mut needs = false;
             for (k, &c) in word.iter().enumerate().skip(1) {
-                if let Some(o) = SPEC.iter().find(|o| o.short == Some(c as char)) {
+                if let Some(o) = common::args::table(SPEC).iter().find(|o| o.short == Some(c as char)) {
                     if o.arg == HasArg::Required {
                         needs = k + 1 == word.len();
                         break;
@@ -320,7 +261,7 @@ fn apply(st: &mut Settings, io: &mut Io, id: &'static str, value: Option<OsStrin
         }
         "palette" => {}
         "paginate" | "ifdef" | "old-group-format" | "new-group-format" | "changed-group-format" | "unchanged-group-format" | "line-format" | "old-line-format" | "new-line-format" | "unchanged-line-format" | "ignore-file-name-case" => {
-            let shown = SPEC.iter().find(|o| o.id == id).and_then(|o| o.long).unwrap_or(id);
+            let shown = common::args::table(SPEC).iter().find(|o| o.id == id).and_then(|o| o.long).unwrap_or(id);
             return Err(usage(io, &format!("option not supported in the sandbox: --{}", shown)));
         }
         "help" => {
@@ -345,7 +286,7 @@ fn apply(st: &mut Settings, io: &mut Io, id: &'static str, value: Option<OsStrin
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => return usage(io, &e.to_string()),
     };

@@ -4,15 +4,13 @@
 use std::ffi::OsString;
 
 use common::args::{os_bytes, Parsed};
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("zero", 'z', "zero"),
-];
+const SPEC: &str = "zero,z";
 
 const HELP: &str = "Usage: {name} [OPTION] NAME...\nOutput each NAME with its last non-slash component and trailing slashes\nremoved; if NAME contains no /'s, output '.' (meaning the current directory).\n\n  -z, --zero     end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const DIRNAME: Command = Command::new("dirname", SPEC, HELP);
+const DIRNAME: Command = Command::compact("dirname", SPEC, HELP);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut terminator = b'\n';

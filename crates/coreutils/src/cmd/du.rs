@@ -10,35 +10,11 @@ use common::fnmatch::{fnmatch, FnFlags};
 use common::human::human_size;
 use common::io::quote;
 use common::targets::join;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("null", '0', "null"),
-    OptSpec::flag("all", 'a', "all"),
-    OptSpec::long("apparent-size", "apparent-size", HasArg::No),
-    OptSpec::both("block-size", 'B', "block-size", HasArg::Required),
-    OptSpec::flag("bytes", 'b', "bytes"),
-    OptSpec::flag("total", 'c', "total"),
-    OptSpec::flag("dereference-args", 'D', "dereference-args"),
-    OptSpec::short("dereference-args", 'H', HasArg::No),
-    OptSpec::both("max-depth", 'd', "max-depth", HasArg::Required),
-    OptSpec::flag("human-readable", 'h', "human-readable"),
-    OptSpec::long("si", "si", HasArg::No),
-    OptSpec::long("inodes", "inodes", HasArg::No),
-    OptSpec::short("k", 'k', HasArg::No),
-    OptSpec::flag("dereference", 'L', "dereference"),
-    OptSpec::short("m", 'm', HasArg::No),
-    OptSpec::flag("no-dereference", 'P', "no-dereference"),
-    OptSpec::flag("separate-dirs", 'S', "separate-dirs"),
-    OptSpec::flag("summarize", 's', "summarize"),
-    OptSpec::flag("one-file-system", 'x', "one-file-system"),
-    OptSpec::both("exclude-from", 'X', "exclude-from", HasArg::Required),
-    OptSpec::long("exclude", "exclude", HasArg::Required),
-    OptSpec::both("threshold", 't', "threshold", HasArg::Required),
-    OptSpec::long("time", "time", HasArg::Optional),
-];
+const SPEC: &str = "null,0 all,a apparent-size block-size,B: bytes,b total,c dereference-args,D dereference-args=H max-depth,d: human-readable,h si inodes k dereference,L m no-dereference,P separate-dirs,S summarize,s one-file-system,x exclude-from,X: exclude: threshold,t: time::";
 
-const DU: Command = Command::new("du", SPEC, HELP);
+const DU: Command = Command::compact("du", SPEC, HELP);
 
 const HELP: &str = "Usage: du [OPTION]... [FILE]...
 Summarize device usage of the set of FILEs, recursively for directories.

@@ -5,26 +5,17 @@
 
 use std::ffi::OsString;
 
-use common::args::os_bytes;
-use common::Io;
+use common::args::{os_bytes, Command};
+use common::{Io, UError};
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+const ECHO: Command = Command::compact("echo", "", "Usage: {name} [SHORT-OPTION]... [STRING]...\n  or:  {name} LONG-OPTION\nEcho the STRING(s) to standard output.\n\n  -n             do not output the trailing newline\n  -e             enable interpretation of backslash escapes\n  -E             disable interpretation of backslash escapes (default)\n      --help     display this help and exit\n      --version  output version information and exit\n");
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let posixly_correct = std::env::var_os("POSIXLY_CORRECT").is_some();
     let words: Vec<&[u8]> = args.iter().skip(1).map(|a| os_bytes(a)).collect();
     let allow_options = !posixly_correct || words.first().map_or(false, |w| *w == b"-n");
-    if allow_options && words.len() == 1 {
-        if words[0] == b"--help" {
-            let text = format!(
-                "Usage: {0} [SHORT-OPTION]... [STRING]...\n  or:  {0} LONG-OPTION\nEcho the STRING(s) to standard output.\n\n  -n             do not output the trailing newline\n  -e             enable interpretation of backslash escapes\n  -E             disable interpretation of backslash escapes (default)\n      --help     display this help and exit\n      --version  output version information and exit\n",
-                io.name
-            );
-            let _ = io.out(text.as_bytes());
-            return 0;
-        }
-        if words[0] == b"--version" {
-            let _ = io.out(common::version_text("echo").as_bytes());
-            return 0;
-        }
+    if allow_options && ECHO.sole(&args, io) {
+        return Ok(0);
     }
     let mut newline = true;
     let mut escapes = false;
@@ -53,7 +44,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         if escapes || posixly_correct {
             if !unescape(word, &mut out) {
                 let _ = io.out(&out);
-                return 0;
+                return Ok(0);
             }
         } else {
             out.extend_from_slice(word);
@@ -63,7 +54,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         out.push(b'\n');
     }
     let _ = io.out(&out);
-    0
+    Ok(0)
 }
 
 /// Appends `word` with echo's escapes decoded; false when `\c` ended the output.

@@ -7,24 +7,13 @@
 use std::ffi::OsString;
 use std::io::ErrorKind;
 
-use common::args::{bytes_os, os_bytes, HasArg, Order, Parsed};
+use common::args::{bytes_os, os_bytes, Order, Parsed};
 use common::io::quote;
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("ignore-environment", 'i', "ignore-environment"),
-    OptSpec::flag("null", '0', "null"),
-    OptSpec::both("unset", 'u', "unset", HasArg::Required),
-    OptSpec::both("chdir", 'C', "chdir", HasArg::Required),
-    OptSpec::both("split-string", 'S', "split-string", HasArg::Required),
-    OptSpec::flag("debug", 'v', "debug"),
-    OptSpec::long("default-signal", "default-signal", HasArg::Optional),
-    OptSpec::long("ignore-signal", "ignore-signal", HasArg::Optional),
-    OptSpec::long("block-signal", "block-signal", HasArg::Optional),
-    OptSpec::long("list-signal-handling", "list-signal-handling", HasArg::No),
-];
+const SPEC: &str = "ignore-environment,i null,0 unset,u: chdir,C: split-string,S: debug,v default-signal:: ignore-signal:: block-signal:: list-signal-handling";
 
-const ENV: Command = Command { usage_status: CANCELED, order: Order::RequireOrder, ..Command::new("env", SPEC, HELP) };
+const ENV: Command = Command { usage_status: CANCELED, order: Order::RequireOrder, ..Command::compact("env", SPEC, HELP) };
 
 const CANCELED: i32 = 125;
 

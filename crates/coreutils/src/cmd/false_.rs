@@ -3,19 +3,12 @@
 
 use std::ffi::OsString;
 
-use common::Io;
+use common::args::Command;
+use common::{Io, UError};
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    if args.len() == 2 {
-        match args[1].to_str() {
-            Some("--help") => {
-                let _ = io.out(format!("Usage: {} [ignored command line arguments]\n  or:  {} OPTION\nExit with a status code indicating failure.\n", io.name, io.name).as_bytes());
-            }
-            Some("--version") => {
-                let _ = io.out(common::version_text(&io.name).as_bytes());
-            }
-            _ => {}
-        }
-    }
-    1
+const FALSE: Command = Command::compact("", "", "Usage: {name} [ignored command line arguments]\n  or:  {name} OPTION\nExit with a status code indicating failure.\n");
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    FALSE.sole(&args, io);
+    Ok(1)
 }

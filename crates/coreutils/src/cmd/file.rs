@@ -10,29 +10,11 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::path::Path;
 
-use common::args::{self, os_bytes, Order};
+use common::args::{self, os_bytes, Command};
 use common::fsext::{S_IFBLK, S_IFCHR, S_IFIFO, S_IFSOCK};
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("brief", 'b', "brief"),
-    OptSpec::flag("dereference", 'L', "dereference"),
-    OptSpec::flag("no-dereference", 'h', "no-dereference"),
-    OptSpec::flag("mime", 'i', "mime"),
-    OptSpec::long("mime-type", "mime-type", HasArg::No),
-    OptSpec::long("mime-encoding", "mime-encoding", HasArg::No),
-    OptSpec::flag("no-pad", 'N', "no-pad"),
-    OptSpec::both("separator", 'F', "separator", HasArg::Required),
-    OptSpec::flag("print0", '0', "print0"),
-    OptSpec::both("files-from", 'f', "files-from", HasArg::Required),
-    OptSpec::flag("keep-going", 'k', "keep-going"),
-    OptSpec::flag("raw", 'r', "raw"),
-    OptSpec::flag("special-files", 's', "special-files"),
-    OptSpec::flag("uncompress", 'z', "uncompress"),
-    OptSpec::flag("error", 'E', "error"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::both("version", 'v', "version", HasArg::No),
-];
+const SPEC: &str = "brief,b dereference,L no-dereference,h mime,i mime-type mime-encoding no-pad,N separator,F: print0,0 files-from,f: keep-going,k raw,r special-files,s uncompress,z error,E help version,v";
 
 const HELP: &str = "Usage: file [OPTION...] [FILE...]
 Determine type of FILEs.
@@ -76,16 +58,14 @@ fn kind(text: impl Into<String>, mime: &str, charset: &'static str) -> Kind {
     Kind { text: text.into(), mime: mime.to_string(), charset }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const FILE: Command = Command { version: "file-5.44 (Airlock coreutils 0.1.0)\n", ..Command::compact("file", SPEC, HELP) };
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut brief, mut follow, mut pad, mut print0, mut error_exit) = (false, false, true, false, false);
     let mut show = Show::Description;
     let mut separator = b":".to_vec();
     let mut files = Vec::new();
-    for p in parsed {
+    FILE.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Opt { id: "brief", .. } => brief = true,
             Parsed::Opt { id: "dereference", .. } => follow = true,
@@ -106,31 +86,22 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 match text {
                     Ok(t) => files.extend(t.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(args::bytes_os)),
                     Err(e) => {
-                        io.error(format!("Cannot open `{}' ({})", list.to_string_lossy(), strerror(&e)));
-                        return 1;
+                        return Err(UError::new(1, format!("Cannot open `{}' ({})", list.to_string_lossy(), strerror(&e))));
                     }
                 }
             }
             Parsed::Opt { id: "keep-going", .. } | Parsed::Opt { id: "raw", .. } | Parsed::Opt { id: "special-files", .. } => {}
             Parsed::Opt { id: "uncompress", .. } => {
-                io.error("option not supported in the sandbox: --uncompress");
-                return 1;
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(b"file-5.44 (Airlock coreutils 0.1.0)\n");
-                return 0;
+                return Err(UError::new(1, "option not supported in the sandbox: --uncompress"));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if files.is_empty() {
         let _ = io.stderr.write_all(b"Usage: file [-bcdEhikLlNnprsSvzZ0] [--apple] [--extension] [--mime-encoding]\n            [--mime-type] [-e <testname>] [-F <separator>]  [-f <namefile>]\n            [-m <magicfiles>] [-P <parameter=value>] [--exclude-quiet]\n            <file> ...\n       file -C [-m <magicfiles>]\n       file [--help]\n");
-        return 1;
+        return Ok(1);
     }
     let width = files.iter().map(|f| os_bytes(f).len()).max().unwrap_or(0);
     let mut out = Vec::new();
@@ -140,7 +111,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Err(e) => {
                 if error_exit {
                     io.error(format!("cannot open `{}' ({})", f.to_string_lossy(), strerror(&e)));
-                    return 1;
+                    return Ok(1);
                 }
                 let text = format!("cannot open `{}' ({})", f.to_string_lossy(), strerror(&e));
                 Kind { text: text.clone(), mime: text, charset: "" }
@@ -167,9 +138,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         out.push(b'\n');
     }
     if let Err(e) = io.out(&out) {
-        return common::write::write_failed(io, &e);
+        return Ok(common::write::write_failed(io, &e));
     }
-    0
+    Ok(0)
 }
 
 fn classify(path: &Path, follow: bool) -> std::io::Result<Kind> {

@@ -12,22 +12,14 @@ mod para;
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, HasArg, Parsed};
-use common::{Command, Io, OptSpec, UError};
+use common::args::{os_bytes, Parsed};
+use common::{Command, Io, UError};
 
 use para::{Formatter, Options};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("crown", 'c', "crown-margin", HasArg::No),
-    OptSpec::both("prefix", 'p', "prefix", HasArg::Required),
-    OptSpec::both("split", 's', "split-only", HasArg::No),
-    OptSpec::both("tagged", 't', "tagged-paragraph", HasArg::No),
-    OptSpec::both("uniform", 'u', "uniform-spacing", HasArg::No),
-    OptSpec::both("width", 'w', "width", HasArg::Required),
-    OptSpec::both("goal", 'g', "goal", HasArg::Required),
-];
+const SPEC: &str = "crown=c,crown-margin prefix,p: split=s,split-only tagged=t,tagged-paragraph uniform=u,uniform-spacing width,w: goal,g:";
 
-const FMT: Command = Command::new("fmt", SPEC, HELP);
+const FMT: Command = Command::compact("fmt", SPEC, HELP);
 
 const MAX_WIDTH: usize = 2500;
 

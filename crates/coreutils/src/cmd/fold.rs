@@ -5,17 +5,13 @@
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
-use common::args::{self, os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{self, os_bytes, Command, Parsed};
 use common::io::{filter_inputs, quote, Failure};
 use common::{Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("b", 'b', "bytes"),
-    OptSpec::flag("s", 's', "spaces"),
-    OptSpec::both("w", 'w', "width", HasArg::Required),
-];
+const SPEC: &str = "b,bytes s,spaces w,width:";
 
-const FOLD: Command = Command::new("fold", SPEC, HELP);
+const FOLD: Command = Command::compact("fold", SPEC, HELP);
 
 const HELP: &str = "Usage: fold [OPTION]... [FILE]...
 Wrap input lines in each FILE, writing to standard output.

@@ -2,8 +2,8 @@
 
 use std::ffi::OsString;
 
-use common::Io;
+use common::{Io, UError};
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     super::cmd_gzip::run_as(args, io, true, false)
 }

@@ -13,46 +13,14 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use common::args::{self, bytes_os, os_bytes, HasArg, OptSpec, Order, Parsed};
+use common::args::{bytes_os, os_bytes, Command, Parsed};
 use common::fsext;
 use common::fsops::{self, SetTime};
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 use format::{Ending, GzError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("ascii", 'a', "ascii"),
-    OptSpec::flag("stdout", 'c', "stdout"),
-    OptSpec::long("stdout", "to-stdout", HasArg::No),
-    OptSpec::flag("decompress", 'd', "decompress"),
-    OptSpec::long("decompress", "uncompress", HasArg::No),
-    OptSpec::flag("force", 'f', "force"),
-    OptSpec::flag("help", 'h', "help"),
-    OptSpec::flag("keep", 'k', "keep"),
-    OptSpec::flag("list", 'l', "list"),
-    OptSpec::flag("license", 'L', "license"),
-    OptSpec::flag("no-name", 'n', "no-name"),
-    OptSpec::flag("name", 'N', "name"),
-    OptSpec::flag("quiet", 'q', "quiet"),
-    OptSpec::flag("recursive", 'r', "recursive"),
-    OptSpec::both("suffix", 'S', "suffix", HasArg::Required),
-    OptSpec::flag("test", 't', "test"),
-    OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::flag("version", 'V', "version"),
-    OptSpec::long("rsyncable", "rsyncable", HasArg::No),
-    OptSpec::long("synchronous", "synchronous", HasArg::No),
-    OptSpec::long("fast", "fast", HasArg::No),
-    OptSpec::long("best", "best", HasArg::No),
-    OptSpec::short("1", '1', HasArg::No),
-    OptSpec::short("2", '2', HasArg::No),
-    OptSpec::short("3", '3', HasArg::No),
-    OptSpec::short("4", '4', HasArg::No),
-    OptSpec::short("5", '5', HasArg::No),
-    OptSpec::short("6", '6', HasArg::No),
-    OptSpec::short("7", '7', HasArg::No),
-    OptSpec::short("8", '8', HasArg::No),
-    OptSpec::short("9", '9', HasArg::No),
-];
+const SPEC: &str = "ascii,a stdout,c stdout=to-stdout decompress,d decompress=uncompress force,f help,h keep,k list,l license,L no-name,n name,N quiet,q recursive,r suffix,S: test,t verbose,v version,V rsyncable synchronous fast best 1 2 3 4 5 6 7 8 9";
 
 struct Opts {
     decompress: bool,
@@ -84,19 +52,17 @@ impl Status {
     }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+const GZIP: Command = Command { version: "gzip 1.12 (Airlock)\n", ..Command::compact("gzip", SPEC, HELP) };
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     run_as(args, io, false, false)
 }
 
 /// The shared entry point: gunzip is `decompress`, zcat `decompress` and `stdout`.
-pub fn run_as(args: Vec<OsString>, io: &mut Io, decompress: bool, stdout: bool) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run_as(args: Vec<OsString>, io: &mut Io, decompress: bool, stdout: bool) -> Result<i32, UError> {
     let mut o = Opts { decompress, stdout, force: false, keep: false, list: false, test: false, recursive: false, name: None, quiet: false, verbose: false, suffix: ".gz".to_string(), level: 6 };
     let mut files = Vec::new();
-    for p in parsed {
+    GZIP.options(&args, io, &mut |io, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
             Parsed::Opt { id, value } => match id {
@@ -120,26 +86,22 @@ pub fn run_as(args: Vec<OsString>, io: &mut Io, decompress: bool, stdout: bool) 
                 "suffix" => {
                     let s = value.unwrap_or_default().to_string_lossy().into_owned();
                     if s.is_empty() || s.contains('/') {
-                        io.error(format!("invalid suffix '{}'", s));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid suffix '{}'", s)));
                     }
                     o.suffix = s;
                 }
                 "fast" => o.level = 1,
                 "best" => o.level = 9,
-                "help" => {
-                    let _ = io.out(HELP.as_bytes());
-                    return 0;
-                }
-                "version" | "license" => {
-                    let _ = io.out(b"gzip 1.12 (Airlock)\n");
-                    return 0;
+                "license" => {
+                    let _ = io.out(GZIP.version.as_bytes());
+                    return Err(UError::exit(0));
                 }
                 "ascii" | "rsyncable" | "synchronous" => {}
                 digit => o.level = digit.parse().unwrap_or(6),
             },
         }
-    }
+        Ok(())
+    })?;
     if o.test {
         o.decompress = true;
     }
@@ -150,14 +112,14 @@ pub fn run_as(args: Vec<OsString>, io: &mut Io, decompress: bool, stdout: bool) 
     let mut list_totals = ListTotals::default();
     for f in &files {
         if io_process(io, &o, f, &mut status, &mut list_totals).is_err() {
-            return status.0.max(1);
+            return Ok(status.0.max(1));
         }
     }
     if o.list && list_totals.count > 1 {
         let line = list_line(&o, "(totals)", list_totals.compressed, list_totals.uncompressed, list_totals.header, None);
         let _ = io.out(line.as_bytes());
     }
-    status.0
+    Ok(status.0)
 }
 
 #[derive(Default)]

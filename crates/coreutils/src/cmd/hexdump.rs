@@ -9,27 +9,12 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 
-use common::args::{self, HasArg, OptSpec, Order, Parsed};
+use common::args::{self, Order, Parsed};
 use common::{strerror, Io};
 
 use format::{Conv, Format};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("b", 'b', "one-byte-octal"),
-    OptSpec::flag("c", 'c', "one-byte-char"),
-    OptSpec::flag("C", 'C', "canonical"),
-    OptSpec::flag("d", 'd', "two-bytes-decimal"),
-    OptSpec::flag("o", 'o', "two-bytes-octal"),
-    OptSpec::flag("x", 'x', "two-bytes-hex"),
-    OptSpec::both("color", 'L', "color", HasArg::Optional),
-    OptSpec::both("e", 'e', "format", HasArg::Required),
-    OptSpec::both("f", 'f', "format-file", HasArg::Required),
-    OptSpec::both("n", 'n', "length", HasArg::Required),
-    OptSpec::both("s", 's', "skip", HasArg::Required),
-    OptSpec::flag("v", 'v', "no-squeezing"),
-    OptSpec::flag("help", 'h', "help"),
-    OptSpec::flag("version", 'V', "version"),
-];
+const SPEC: &str = "b,one-byte-octal c,one-byte-char C,canonical d,two-bytes-decimal o,two-bytes-octal x,two-bytes-hex color,L:: e,format: f,format-file: n,length: s,skip: v,no-squeezing help,h version,V";
 
 const ADDRESS_7: &str = "\"%07.7_Ax\\n\"";
 
@@ -49,7 +34,7 @@ fn builtin(id: &str) -> Vec<String> {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
+    let parsed = match args::parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => return io.usage_error(&e, 1),
     };

@@ -4,50 +4,28 @@
 
 use std::ffi::OsString;
 
-use common::args::{parse, HasArg, Order, Parsed};
-use common::{Io, OptSpec};
+use common::args::{ArgError, Command, Parsed, UsageError};
+use common::{Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("alias", 'a', "alias"),
-    OptSpec::flag("all-fqdns", 'A', "all-fqdns"),
-    OptSpec::flag("boot", 'b', "boot"),
-    OptSpec::flag("domain", 'd', "domain"),
-    OptSpec::flag("fqdn", 'f', "fqdn"),
-    OptSpec::long("fqdn", "long", HasArg::No),
-    OptSpec::both("file", 'F', "file", HasArg::Required),
-    OptSpec::flag("ip-address", 'i', "ip-address"),
-    OptSpec::flag("all-ip-addresses", 'I', "all-ip-addresses"),
-    OptSpec::flag("short", 's', "short"),
-    OptSpec::flag("nis", 'y', "yp"),
-    OptSpec::long("nis", "nis", HasArg::No),
-    OptSpec::flag("version", 'V', "version"),
-    OptSpec::flag("help", 'h', "help"),
-];
+const SPEC: &str = "alias,a all-fqdns,A boot,b domain,d fqdn,f fqdn=long file,F: ip-address,i all-ip-addresses,I short,s nis=y,yp nis version,V help,h";
 
 const USAGE: &str = "Usage: hostname [-b] {hostname|-F file}         set host name (from file)\n       hostname [-a|-A|-d|-f|-i|-I|-s|-y]       display formatted name\n       hostname                                 display host name\n\n       {yp,nis,}domainname {nisdomain|-F file}  set NIS domain name (from file)\n       {yp,nis,}domainname                      display NIS domain name\n\n       dnsdomainname                            display dns domain name\n\n       hostname -V|--version|-h|--help          print info and exit\n\nProgram name:\n       {yp,nis,}domainname=hostname -y\n       dnsdomainname=hostname -d\n\nProgram options:\n    -a, --alias            alias names\n    -A, --all-fqdns        all long host names (FQDNs)\n    -b, --boot             set default hostname if none available\n    -d, --domain           DNS domain name\n    -f, --fqdn, --long     long host name (FQDN)\n    -F, --file             read host name or NIS domain name from given file\n    -i, --ip-address       addresses for the host name\n    -I, --all-ip-addresses all addresses for the host\n    -s, --short            short host name\n    -y, --yp, --nis        NIS/YP domain name\n\nDescription:\n   This command can get or set the host name or the NIS domain name. You can\n   also get the DNS domain or the FQDN (fully qualified domain name).\n   Unless you are using bind or NIS for host lookups you can change the\n   FQDN (Fully Qualified Domain Name) and the DNS domain name (which is\n   part of the FQDN) in the /etc/hosts file.\n";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(e);
-            let _ = io.out(USAGE.as_bytes());
-            return 255;
-        }
-    };
+/// Debian's hostname answers a bad option with its usage on stdout, status 255.
+fn usage_error(io: &mut Io, error: ArgError) -> UError {
+    io.error(error);
+    let _ = io.out(USAGE.as_bytes());
+    UError::exit(255)
+}
+
+const HOSTNAME: Command = Command { usage_error: Some(UsageError(usage_error)), ..Command::compact("hostname", SPEC, USAGE) };
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut mode = "";
     let mut set = false;
     let mut operands = 0;
-    for item in parsed {
+    for item in HOSTNAME.parse(&args, io)? {
         match item {
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(USAGE.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("hostname").as_bytes());
-                return 0;
-            }
             Parsed::Opt { id: "file", .. } | Parsed::Opt { id: "boot", .. } => set = true,
             Parsed::Opt { id, .. } => mode = id,
             Parsed::Operand(_) => {
@@ -58,11 +36,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     }
     if operands > 1 {
         let _ = io.out(USAGE.as_bytes());
-        return 255;
+        return Ok(255);
     }
     if set {
-        io.error("you must be root to change the host name");
-        return 1;
+        return Err(UError::new(1, "you must be root to change the host name"));
     }
     let name = host_name();
     let line = match mode {
@@ -72,19 +49,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         "ip-address" | "all-ip-addresses" => {
             let addresses = addresses_of(&name);
             if addresses.is_empty() {
-                io.error("Name or service not known");
-                return 1;
+                return Err(UError::new(1, "Name or service not known"));
             }
             addresses.join(" ")
         }
-        "nis" => {
-            io.error("Local domain name not set");
-            return 1;
-        }
+        "nis" => return Err(UError::new(1, "Local domain name not set")),
         _ => name,
     };
     let _ = io.out(format!("{}\n", line).as_bytes());
-    0
+    Ok(0)
 }
 
 fn host_name() -> String {

@@ -11,20 +11,10 @@ mod translit;
 use std::ffi::OsString;
 use std::io::{Read, Write};
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
-use common::{Io, OptSpec};
+use common::args::{os_bytes, Command, Parsed};
+use common::{Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("from", 'f', "from-code", HasArg::Required),
-    OptSpec::both("to", 't', "to-code", HasArg::Required),
-    OptSpec::short("skip", 'c', HasArg::No),
-    OptSpec::both("list", 'l', "list", HasArg::No),
-    OptSpec::both("output", 'o', "output", HasArg::Required),
-    OptSpec::both("silent", 's', "silent", HasArg::No),
-    OptSpec::long("verbose", "verbose", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::both("version", 'V', "version", HasArg::No),
-];
+const SPEC: &str = "from=f,from-code: to=t,to-code: skip=c list,l output,o: silent,s verbose help version,V";
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Charset {
@@ -383,25 +373,17 @@ impl Converter {
     }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const HELP: &str = "Usage: {name} [OPTION...] [FILE...]\nConvert encoding of given files from one encoding to another.\n\n Input/Output format specification:\n  -f, --from-code=NAME       encoding of original text\n  -t, --to-code=NAME         encoding for output\n\n Information:\n  -l, --list                 list all known coded character sets\n\n Output control:\n  -c                         omit invalid characters from output\n  -o, --output=FILE          output file\n  -s, --silent               suppress warnings\n      --verbose              print progress information\n\n  -?, --help                 Give this help list\n  -V, --version              Print program version\n";
+
+const ICONV: Command = Command::compact("iconv", SPEC, HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut from, mut to) = (String::new(), String::new());
     let mut skip = false;
     let mut output: Option<OsString> = None;
     let mut files = Vec::new();
-    for item in parsed {
+    ICONV.options(&args, io, &mut |io, item| {
         match item {
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(format!("Usage: {} [OPTION...] [FILE...]\nConvert encoding of given files from one encoding to another.\n\n Input/Output format specification:\n  -f, --from-code=NAME       encoding of original text\n  -t, --to-code=NAME         encoding for output\n\n Information:\n  -l, --list                 list all known coded character sets\n\n Output control:\n  -c                         omit invalid characters from output\n  -o, --output=FILE          output file\n  -s, --silent               suppress warnings\n      --verbose              print progress information\n\n  -?, --help                 Give this help list\n  -V, --version              Print program version\n", io.name).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("iconv").as_bytes());
-                return 0;
-            }
             Parsed::Opt { id: "list", .. } => {
                 let mut text = String::new();
                 for (name, _) in NAMES {
@@ -409,7 +391,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                     text.push_str("//\n");
                 }
                 let _ = io.out(text.as_bytes());
-                return 0;
+                return Err(UError::exit(0));
             }
             Parsed::Opt { id: "from", value } => from = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default(),
             Parsed::Opt { id: "to", value } => to = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default(),
@@ -418,7 +400,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     let (from_cs, to_cs) = match (lookup(&from), lookup(&to)) {
         (Some(f), Some(t)) => (f, t),
         (f, t) => {
@@ -428,7 +411,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 _ => format!("conversion to `{}' is not supported", to),
             };
             io.error(message);
-            return 1;
+            return Ok(1);
         }
     };
     let mut conv = Converter { from: from_cs.0, to: to_cs.0, translit: to_cs.1, skip: skip || to_cs.2, ignored: false, bom_written: false };
@@ -441,7 +424,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             }
             Err(e) => {
                 io.error(format!("cannot open output file: {}", common::strerror(&e)));
-                return 1;
+                return Ok(1);
             }
         },
         None => &mut *io.stdout,
@@ -476,7 +459,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 status = 1;
                 break;
             }
-            Err(Failure::Io(e)) if common::error::is_broken_pipe(&e) => return status,
+            Err(Failure::Io(e)) if common::error::is_broken_pipe(&e) => return Ok(status),
             Err(Failure::Io(e)) => {
                 messages.push(common::strerror(&e));
                 status = 1;
@@ -491,5 +474,5 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     if conv.ignored {
         status = 1;
     }
-    status
+    Ok(status)
 }

@@ -16,61 +16,13 @@ use common::args::{self, os_bytes, Command, Order};
 use common::fsext::Meta;
 use common::io::quote;
 use common::targets::join;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
 use format::{Entry, Layout, Options, Sort, TimeField, TimeStyle};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("all", 'a', "all"),
-    OptSpec::flag("almost-all", 'A', "almost-all"),
-    OptSpec::flag("escape", 'b', "escape"),
-    OptSpec::short("ctime", 'c', HasArg::No),
-    OptSpec::short("columns", 'C', HasArg::No),
-    OptSpec::long("color", "color", HasArg::Optional),
-    OptSpec::flag("directory", 'd', "directory"),
-    OptSpec::flag("classify", 'F', "classify"),
-    OptSpec::long("file-type", "file-type", HasArg::No),
-    OptSpec::long("full-time", "full-time", HasArg::No),
-    OptSpec::short("no-owner", 'g', HasArg::No),
-    OptSpec::long("group-directories-first", "group-directories-first", HasArg::No),
-    OptSpec::flag("no-group", 'G', "no-group"),
-    OptSpec::flag("human-readable", 'h', "human-readable"),
-    OptSpec::long("si", "si", HasArg::No),
-    OptSpec::flag("dereference-command-line", 'H', "dereference-command-line"),
-    OptSpec::flag("inode", 'i', "inode"),
-    OptSpec::both("ignore", 'I', "ignore", HasArg::Required),
-    OptSpec::short("kibibytes", 'k', HasArg::No),
-    OptSpec::short("long", 'l', HasArg::No),
-    OptSpec::flag("dereference", 'L', "dereference"),
-    OptSpec::short("commas", 'm', HasArg::No),
-    OptSpec::flag("numeric", 'n', "numeric-uid-gid"),
-    OptSpec::flag("literal", 'N', "literal"),
-    OptSpec::short("no-group-long", 'o', HasArg::No),
-    OptSpec::short("slash", 'p', HasArg::No),
-    OptSpec::flag("hide-control-chars", 'q', "hide-control-chars"),
-    OptSpec::flag("quote-name", 'Q', "quote-name"),
-    OptSpec::flag("reverse", 'r', "reverse"),
-    OptSpec::flag("recursive", 'R', "recursive"),
-    OptSpec::flag("size", 's', "size"),
-    OptSpec::short("sort-size", 'S', HasArg::No),
-    OptSpec::long("sort", "sort", HasArg::Required),
-    OptSpec::short("sort-time", 't', HasArg::No),
-    OptSpec::long("time", "time", HasArg::Required),
-    OptSpec::long("time-style", "time-style", HasArg::Required),
-    OptSpec::short("atime", 'u', HasArg::No),
-    OptSpec::short("unsorted", 'U', HasArg::No),
-    OptSpec::short("unsorted-all", 'f', HasArg::No),
-    OptSpec::short("version-sort", 'v', HasArg::No),
-    OptSpec::both("width", 'w', "width", HasArg::Required),
-    OptSpec::short("across", 'x', HasArg::No),
-    OptSpec::short("extension", 'X', HasArg::No),
-    OptSpec::short("one", '1', HasArg::No),
-    OptSpec::long("format", "format", HasArg::Required),
-    OptSpec::long("indicator-style", "indicator-style", HasArg::Required),
-    OptSpec::long("hide", "hide", HasArg::Required),
-];
+const SPEC: &str = "all,a almost-all,A escape,b ctime=c columns=C color:: directory,d classify,F file-type full-time no-owner=g group-directories-first no-group,G human-readable,h si dereference-command-line,H inode,i ignore,I: kibibytes=k long=l dereference,L commas=m numeric=n,numeric-uid-gid literal,N no-group-long=o slash=p hide-control-chars,q quote-name,Q reverse,r recursive,R size,s sort-size=S sort: sort-time=t time: time-style: atime=u unsorted=U unsorted-all=f version-sort=v width,w: across=x extension=X one=1 format: indicator-style: hide:";
 
-const LS: Command = Command { usage_status: 2, order: Order::Permute, ..Command::new("ls", SPEC, HELP) };
+const LS: Command = Command { usage_status: 2, order: Order::Permute, ..Command::compact("ls", SPEC, HELP) };
 
 const HELP: &str = "Usage: ls [OPTION]... [FILE]...
 List information about the FILEs (the current directory by default).

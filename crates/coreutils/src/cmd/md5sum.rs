@@ -8,7 +8,7 @@ mod check;
 use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead};
 
-use common::args::{os_bytes, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Parsed};
 use common::io::open_input;
 use common::{strerror, Command, Io, UError};
 use sha2::digest::DynDigest;
@@ -156,23 +156,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     run_digest(args, io, Algo::Md5)
 }
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("binary", 'b', "binary"),
-    OptSpec::flag("check", 'c', "check"),
-    OptSpec::long("tag", "tag", HasArg::No),
-    OptSpec::flag("text", 't', "text"),
-    OptSpec::flag("zero", 'z', "zero"),
-    OptSpec::long("ignore-missing", "ignore-missing", HasArg::No),
-    OptSpec::long("quiet", "quiet", HasArg::No),
-    OptSpec::long("status", "status", HasArg::No),
-    OptSpec::long("strict", "strict", HasArg::No),
-    OptSpec::flag("warn", 'w', "warn"),
-];
+const SPEC: &str = "binary,b check,c tag text,t zero,z ignore-missing quiet status strict warn,w";
 
 /// The entry point of md5sum and the sha*sum commands.
 pub fn run_digest(args: Vec<OsString>, io: &mut Io, algo: Algo) -> Result<i32, UError> {
     let help = help_text(&io.name, algo);
-    let parsed = Command::new("", SPEC, &help).parse(&args, io)?;
+    let parsed = Command::compact("", SPEC, &help).parse(&args, io)?;
     let mut opts = Opts { algo, binary: false, tag: false, zero: false, check: false, quiet: false, status: false, strict: false, warn: false, ignore_missing: false, cksum_any_algo: false };
     let mut mode: Option<bool> = None;
     let mut files = Vec::new();

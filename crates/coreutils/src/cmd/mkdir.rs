@@ -7,17 +7,11 @@ use std::path::{Path, PathBuf};
 use common::args::Command;
 use common::io::quote;
 use common::modes::ModeChange;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("mode", 'm', "mode", HasArg::Required),
-    OptSpec::flag("parents", 'p', "parents"),
-    OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::short("context", 'Z', HasArg::No),
-    OptSpec::long("context", "context", HasArg::Optional),
-];
+const SPEC: &str = "mode,m: parents,p verbose,v context=Z context::";
 
-const MKDIR: Command = Command::new("mkdir", SPEC, HELP);
+const MKDIR: Command = Command::compact("mkdir", SPEC, HELP);
 
 const HELP: &str = "Usage: mkdir [OPTION]... DIRECTORY...
 Create the DIRECTORY(ies), if they do not already exist.

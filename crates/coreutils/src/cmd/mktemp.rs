@@ -9,19 +9,11 @@ use std::path::PathBuf;
 
 use common::args::{bytes_os, os_bytes, Command};
 use common::io::quote;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("directory", 'd', "directory"),
-    OptSpec::flag("dry-run", 'u', "dry-run"),
-    OptSpec::flag("quiet", 'q', "quiet"),
-    OptSpec::long("suffix", "suffix", HasArg::Required),
-    OptSpec::short("p", 'p', HasArg::Required),
-    OptSpec::long("tmpdir", "tmpdir", HasArg::Optional),
-    OptSpec::short("t", 't', HasArg::No),
-];
+const SPEC: &str = "directory,d dry-run,u quiet,q suffix: p: tmpdir:: t";
 
-const MKTEMP: Command = Command::new("mktemp", SPEC, HELP);
+const MKTEMP: Command = Command::compact("mktemp", SPEC, HELP);
 
 const HELP: &str = "Usage: mktemp [OPTION]... [TEMPLATE]
 Create a temporary file or directory, safely, and print its name.
@@ -53,7 +45,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut suffix: Option<Vec<u8>> = None;
     let mut tmpdir: Option<Option<OsString>> = None;
     let mut templates = Vec::new();
-    MKTEMP.options(&args, io, &mut |io, p| {
+    MKTEMP.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "directory", .. } => directory = true,
             Parsed::Opt { id: "dry-run", .. } => dry_run = true,
@@ -61,14 +53,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Parsed::Opt { id: "suffix", value } => suffix = value.map(|v| os_bytes(&v).to_vec()),
             Parsed::Opt { id: "p", value } | Parsed::Opt { id: "tmpdir", value } => tmpdir = Some(value),
             Parsed::Opt { id: "t", .. } => t_flag = true,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("mktemp").as_bytes());
-                return Err(UError::exit(0));
-            }
             Parsed::Opt { .. } => {}
             Parsed::Operand(t) => templates.push(t),
         }

@@ -4,26 +4,14 @@
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
-use common::args::{self, os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{self, os_bytes, Command, Parsed};
 use common::io::{filter_inputs, quote, Failure};
 use common::regex::{Flags, Flavor, Regex};
 use common::{Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("b", 'b', "body-numbering", HasArg::Required),
-    OptSpec::both("d", 'd', "section-delimiter", HasArg::Required),
-    OptSpec::both("f", 'f', "footer-numbering", HasArg::Required),
-    OptSpec::both("h", 'h', "header-numbering", HasArg::Required),
-    OptSpec::both("i", 'i', "line-increment", HasArg::Required),
-    OptSpec::both("l", 'l', "join-blank-lines", HasArg::Required),
-    OptSpec::both("n", 'n', "number-format", HasArg::Required),
-    OptSpec::both("p", 'p', "no-renumber", HasArg::No),
-    OptSpec::both("s", 's', "number-separator", HasArg::Required),
-    OptSpec::both("v", 'v', "starting-line-number", HasArg::Required),
-    OptSpec::both("w", 'w', "number-width", HasArg::Required),
-];
+const SPEC: &str = "b,body-numbering: d,section-delimiter: f,footer-numbering: h,header-numbering: i,line-increment: l,join-blank-lines: n,number-format: p,no-renumber s,number-separator: v,starting-line-number: w,number-width:";
 
-const NL: Command = Command::new("nl", SPEC, HELP);
+const NL: Command = Command::compact("nl", SPEC, HELP);
 
 const HELP: &str = "Usage: nl [OPTION]... [FILE]...
 Write each FILE to standard output, with line numbers added.

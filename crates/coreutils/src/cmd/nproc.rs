@@ -4,18 +4,15 @@
 
 use std::ffi::OsString;
 
-use common::args::{HasArg, Parsed};
+use common::args::Parsed;
 use common::io::quote;
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::long("all", "all", HasArg::No),
-    OptSpec::long("ignore", "ignore", HasArg::Required),
-];
+const SPEC: &str = "all ignore:";
 
 const HELP: &str = "Usage: {name} [OPTION]...\nPrint the number of processing units available to the current process,\nwhich may be less than the number of online processors\n\n      --all      print the number of installed processors\n      --ignore=N  if possible, exclude N processing units\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const NPROC: Command = Command::new("nproc", SPEC, HELP);
+const NPROC: Command = Command::compact("nproc", SPEC, HELP);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut all = false;

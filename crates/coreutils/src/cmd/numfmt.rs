@@ -40,7 +40,7 @@ struct Number {
 struct Failure(String);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], options::SPEC, Order::Permute) {
+    let parsed = match parse(&args[1..], &common::args::table(options::SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => return io.usage_error(&e, 1),
     };

@@ -8,7 +8,7 @@ mod format;
 use std::ffi::OsString;
 use std::io::{self, Read};
 
-use common::args::{Command, HasArg, OptSpec, Parsed};
+use common::args::{Command, Parsed};
 use common::io::{open_input, quote};
 use common::{strerror, Io, UError};
 
@@ -16,29 +16,9 @@ use format::{parse_type, Spec};
 /// C's `%g`, also used by hexdump.
 pub use format::format_g;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("address-radix", 'A', "address-radix", HasArg::Required),
-    OptSpec::both("skip-bytes", 'j', "skip-bytes", HasArg::Required),
-    OptSpec::both("read-bytes", 'N', "read-bytes", HasArg::Required),
-    OptSpec::both("format", 't', "format", HasArg::Required),
-    OptSpec::flag("output-duplicates", 'v', "output-duplicates"),
-    OptSpec::both("width", 'w', "width", HasArg::Optional),
-    OptSpec::both("strings", 'S', "strings", HasArg::Optional),
-    OptSpec::long("endian", "endian", HasArg::Required),
-    OptSpec::long("traditional", "traditional", HasArg::No),
-    OptSpec::short("a", 'a', HasArg::No),
-    OptSpec::short("b", 'b', HasArg::No),
-    OptSpec::short("c", 'c', HasArg::No),
-    OptSpec::short("d", 'd', HasArg::No),
-    OptSpec::short("f", 'f', HasArg::No),
-    OptSpec::short("i", 'i', HasArg::No),
-    OptSpec::short("l", 'l', HasArg::No),
-    OptSpec::short("o", 'o', HasArg::No),
-    OptSpec::short("s", 's', HasArg::No),
-    OptSpec::short("x", 'x', HasArg::No),
-];
+const SPEC: &str = "address-radix,A: skip-bytes,j: read-bytes,N: format,t: output-duplicates,v width,w:: strings,S:: endian: traditional a b c d f i l o s x";
 
-const OD: Command = Command::new("", SPEC, HELP);
+const OD: Command = Command::compact("", SPEC, HELP);
 
 /// Parses a byte count the way GNU's xstrtoumax does for od: decimal, 0x hex or 0 octal,
 /// with an optional multiplier suffix (b=512, k/K=1024, kB=1000, KiB=1024, M, G, T, ...).

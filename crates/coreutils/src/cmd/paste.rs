@@ -4,17 +4,13 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::{open_input, Input};
 use common::{strerror, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("d", 'd', "delimiters", HasArg::Required),
-    OptSpec::flag("s", 's', "serial"),
-    OptSpec::flag("z", 'z', "zero-terminated"),
-];
+const SPEC: &str = "d,delimiters: s,serial z,zero-terminated";
 
-const PASTE: Command = Command::new("paste", SPEC, HELP);
+const PASTE: Command = Command::compact("paste", SPEC, HELP);
 
 const HELP: &str = "Usage: paste [OPTION]... [FILE]...
 Write lines consisting of the sequentially corresponding lines from

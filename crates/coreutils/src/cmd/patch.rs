@@ -18,53 +18,12 @@ use std::path::PathBuf;
 
 use common::args::{bytes_os, os_bytes, parse as parse_args, Order, Parsed};
 use common::quotearg::shell_quote_str;
-use common::{strerror, HasArg, Io, OptSpec};
+use common::{strerror, Io};
 
 use parse::Kind;
 use run::Run;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("backup", 'b', "backup"),
-    OptSpec::both("prefix", 'B', "prefix", HasArg::Required),
-    OptSpec::flag("context", 'c', "context"),
-    OptSpec::both("directory", 'd', "directory", HasArg::Required),
-    OptSpec::both("ifdef", 'D', "ifdef", HasArg::Required),
-    OptSpec::flag("ed", 'e', "ed"),
-    OptSpec::flag("remove-empty-files", 'E', "remove-empty-files"),
-    OptSpec::flag("force", 'f', "force"),
-    OptSpec::both("fuzz", 'F', "fuzz", HasArg::Required),
-    OptSpec::both("get", 'g', "get", HasArg::Required),
-    OptSpec::both("input", 'i', "input", HasArg::Required),
-    OptSpec::flag("ignore-whitespace", 'l', "ignore-whitespace"),
-    OptSpec::flag("normal", 'n', "normal"),
-    OptSpec::flag("forward", 'N', "forward"),
-    OptSpec::both("output", 'o', "output", HasArg::Required),
-    OptSpec::both("strip", 'p', "strip", HasArg::Required),
-    OptSpec::both("reject-file", 'r', "reject-file", HasArg::Required),
-    OptSpec::flag("reverse", 'R', "reverse"),
-    OptSpec::flag("quiet", 's', "quiet"),
-    OptSpec::long("quiet", "silent", HasArg::No),
-    OptSpec::flag("batch", 't', "batch"),
-    OptSpec::flag("set-time", 'T', "set-time"),
-    OptSpec::flag("unified", 'u', "unified"),
-    OptSpec::flag("version", 'v', "version"),
-    OptSpec::both("version-control", 'V', "version-control", HasArg::Required),
-    OptSpec::both("debug", 'x', "debug", HasArg::Required),
-    OptSpec::both("basename-prefix", 'Y', "basename-prefix", HasArg::Required),
-    OptSpec::both("suffix", 'z', "suffix", HasArg::Required),
-    OptSpec::flag("set-utc", 'Z', "set-utc"),
-    OptSpec::long("dry-run", "dry-run", HasArg::No),
-    OptSpec::long("verbose", "verbose", HasArg::No),
-    OptSpec::long("binary", "binary", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("backup-if-mismatch", "backup-if-mismatch", HasArg::No),
-    OptSpec::long("no-backup-if-mismatch", "no-backup-if-mismatch", HasArg::No),
-    OptSpec::long("posix", "posix", HasArg::No),
-    OptSpec::long("quoting-style", "quoting-style", HasArg::Required),
-    OptSpec::long("reject-format", "reject-format", HasArg::Required),
-    OptSpec::long("read-only", "read-only", HasArg::Required),
-    OptSpec::long("follow-symlinks", "follow-symlinks", HasArg::No),
-];
+const SPEC: &str = "backup,b prefix,B: context,c directory,d: ifdef,D: ed,e remove-empty-files,E force,f fuzz,F: get,g: input,i: ignore-whitespace,l normal,n forward,N output,o: strip,p: reject-file,r: reverse,R quiet,s quiet=silent batch,t set-time,T unified,u version,v version-control,V: debug,x: basename-prefix,Y: suffix,z: set-utc,Z dry-run verbose binary help backup-if-mismatch no-backup-if-mismatch posix quoting-style: reject-format: read-only: follow-symlinks";
 
 const HELP: &str = "Usage: patch [OPTION]... [ORIGFILE [PATCHFILE]]
 
@@ -217,7 +176,7 @@ fn read_patch(io: &mut Io, input: Option<&[u8]>) -> Result<Vec<u8>, i32> {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse_args(&args[1..], SPEC, Order::Permute) {
+    let parsed = match parse_args(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => return usage(io, &e.to_string()),
     };
@@ -292,7 +251,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 return 0;
             }
             other => {
-                let shown = SPEC.iter().find(|s| s.id == other).and_then(|s| s.long).unwrap_or(other);
+                let shown = common::args::table(SPEC).iter().find(|s| s.id == other).and_then(|s| s.long).unwrap_or(other);
                 return usage(io, &format!("option not supported in the sandbox: --{}", shown));
             }
         }

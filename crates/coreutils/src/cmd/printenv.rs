@@ -4,15 +4,13 @@
 use std::ffi::OsString;
 
 use common::args::{os_bytes, Order, Parsed};
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("null", '0', "null"),
-];
+const SPEC: &str = "null,0";
 
 const HELP: &str = "Usage: {name} [OPTION]... [VARIABLE]...\nPrint the values of the specified environment VARIABLE(s).\nIf no VARIABLE is specified, print name and value pairs for them all.\n\n  -0, --null     end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const PRINTENV: Command = Command { usage_status: 2, order: Order::Permute, ..Command::new("printenv", SPEC, HELP) };
+const PRINTENV: Command = Command { usage_status: 2, order: Order::Permute, ..Command::compact("printenv", SPEC, HELP) };
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut terminator = b'\n';

@@ -5,17 +5,14 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{os_bytes, HasArg, Parsed};
-use common::{strerror, Command, Io, OptSpec, UError};
+use common::args::{os_bytes, Parsed};
+use common::{strerror, Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("logical", 'L', "logical", HasArg::No),
-    OptSpec::both("physical", 'P', "physical", HasArg::No),
-];
+const SPEC: &str = "logical,L physical,P";
 
 const HELP: &str = "Usage: {name} [OPTION]...\nPrint the full filename of the current working directory.\n\n  -L, --logical   use PWD from environment, even if it contains symlinks\n  -P, --physical  avoid all symlinks\n      --help        display this help and exit\n      --version     output version information and exit\n\nIf no option is specified, -P is assumed.\n";
 
-const PWD: Command = Command::new("pwd", SPEC, HELP);
+const PWD: Command = Command::compact("pwd", SPEC, HELP);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut logical = std::env::var_os("POSIXLY_CORRECT").is_some();

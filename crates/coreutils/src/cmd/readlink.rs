@@ -5,20 +5,11 @@ use std::path::Path;
 
 use common::args::{os_bytes, Command};
 use common::canon::{canonicalize, Missing};
-use common::{strerror, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("canonicalize", 'f', "canonicalize"),
-    OptSpec::flag("canonicalize-existing", 'e', "canonicalize-existing"),
-    OptSpec::flag("canonicalize-missing", 'm', "canonicalize-missing"),
-    OptSpec::flag("no-newline", 'n', "no-newline"),
-    OptSpec::flag("quiet", 'q', "quiet"),
-    OptSpec::flag("quiet", 's', "silent"),
-    OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::flag("zero", 'z', "zero"),
-];
+const SPEC: &str = "canonicalize,f canonicalize-existing,e canonicalize-missing,m no-newline,n quiet,q quiet=s,silent verbose,v zero,z";
 
-const READLINK: Command = Command::new("readlink", SPEC, HELP);
+const READLINK: Command = Command::compact("readlink", SPEC, HELP);
 
 const HELP: &str = "Usage: readlink [OPTION]... FILE...
 Print value of a symbolic link or canonical file name
@@ -44,7 +35,7 @@ Print value of a symbolic link or canonical file name
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut mode, mut no_newline, mut verbose, mut zero) = (None, false, false, false);
     let mut files = Vec::new();
-    READLINK.options(&args, io, &mut |io, p| {
+    READLINK.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "canonicalize", .. } => mode = Some(Missing::AllowLast),
             Parsed::Opt { id: "canonicalize-existing", .. } => mode = Some(Missing::Forbid),
@@ -53,14 +44,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Parsed::Opt { id: "quiet", .. } => verbose = false,
             Parsed::Opt { id: "verbose", .. } => verbose = true,
             Parsed::Opt { id: "zero", .. } => zero = true,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("readlink").as_bytes());
-                return Err(UError::exit(0));
-            }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }

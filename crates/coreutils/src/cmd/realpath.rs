@@ -6,22 +6,11 @@ use std::path::{Path, PathBuf};
 
 use common::args::{os_bytes, Command};
 use common::canon::{canonicalize, relative_to, Missing};
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("canonicalize-existing", 'e', "canonicalize-existing"),
-    OptSpec::flag("canonicalize-missing", 'm', "canonicalize-missing"),
-    OptSpec::flag("logical", 'L', "logical"),
-    OptSpec::flag("physical", 'P', "physical"),
-    OptSpec::flag("quiet", 'q', "quiet"),
-    OptSpec::long("relative-to", "relative-to", HasArg::Required),
-    OptSpec::long("relative-base", "relative-base", HasArg::Required),
-    OptSpec::flag("strip", 's', "strip"),
-    OptSpec::long("strip", "no-symlinks", HasArg::No),
-    OptSpec::flag("zero", 'z', "zero"),
-];
+const SPEC: &str = "canonicalize-existing,e canonicalize-missing,m logical,L physical,P quiet,q relative-to: relative-base: strip,s strip=no-symlinks zero,z";
 
-const REALPATH: Command = Command::new("realpath", SPEC, HELP);
+const REALPATH: Command = Command::compact("realpath", SPEC, HELP);
 
 const HELP: &str = "Usage: realpath [OPTION]... FILE...
 Print the resolved absolute file name;
@@ -44,7 +33,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut missing, mut physical, mut quiet, mut zero) = (Missing::AllowLast, true, false, false);
     let (mut relative_to_dir, mut relative_base) = (None, None);
     let mut files = Vec::new();
-    REALPATH.options(&args, io, &mut |io, p| {
+    REALPATH.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "canonicalize-existing", .. } => missing = Missing::Forbid,
             Parsed::Opt { id: "canonicalize-missing", .. } => missing = Missing::Allow,
@@ -57,14 +46,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Parsed::Opt { id: "zero", .. } => zero = true,
             Parsed::Opt { id: "relative-to", value } => relative_to_dir = value,
             Parsed::Opt { id: "relative-base", value } => relative_base = value,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("realpath").as_bytes());
-                return Err(UError::exit(0));
-            }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }

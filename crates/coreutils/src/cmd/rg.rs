@@ -14,63 +14,12 @@ use std::path::Path;
 
 use common::args::{os_bytes, parse, Order};
 use common::regex::{Flags, Flavor, Regex};
-use common::{HasArg, Io, OptSpec, Parsed};
+use common::{Io, Parsed};
 
 use crate::registry::cmd_grep::search::Searcher;
 use crate::registry::cmd_grep::{write_colored, BinaryMode, Config, Palette};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("e", 'e', "regexp", HasArg::Required),
-    OptSpec::both("f", 'f', "file", HasArg::Required),
-    OptSpec::flag("F", 'F', "fixed-strings"),
-    OptSpec::flag("i", 'i', "ignore-case"),
-    OptSpec::flag("S", 'S', "smart-case"),
-    OptSpec::flag("s", 's', "case-sensitive"),
-    OptSpec::flag("v", 'v', "invert-match"),
-    OptSpec::flag("w", 'w', "word-regexp"),
-    OptSpec::flag("x", 'x', "line-regexp"),
-    OptSpec::flag("c", 'c', "count"),
-    OptSpec::flag("l", 'l', "files-with-matches"),
-    OptSpec::long("files-without-match", "files-without-match", HasArg::No),
-    OptSpec::long("files", "files", HasArg::No),
-    OptSpec::flag("n", 'n', "line-number"),
-    OptSpec::flag("N", 'N', "no-line-number"),
-    OptSpec::long("heading", "heading", HasArg::No),
-    OptSpec::long("no-heading", "no-heading", HasArg::No),
-    OptSpec::flag("H", 'H', "with-filename"),
-    OptSpec::flag("I", 'I', "no-filename"),
-    OptSpec::flag("o", 'o', "only-matching"),
-    OptSpec::both("A", 'A', "after-context", HasArg::Required),
-    OptSpec::both("B", 'B', "before-context", HasArg::Required),
-    OptSpec::both("C", 'C', "context", HasArg::Required),
-    OptSpec::both("m", 'm', "max-count", HasArg::Required),
-    OptSpec::long("sort", "sort", HasArg::Required),
-    OptSpec::long("sortr", "sortr", HasArg::Required),
-    OptSpec::flag("0", '0', "null"),
-    OptSpec::both("g", 'g', "glob", HasArg::Required),
-    OptSpec::long("hidden", "hidden", HasArg::No),
-    OptSpec::long("no-ignore", "no-ignore", HasArg::No),
-    OptSpec::flag("u", 'u', "unrestricted"),
-    OptSpec::both("t", 't', "type", HasArg::Required),
-    OptSpec::both("T", 'T', "type-not", HasArg::Required),
-    OptSpec::long("type-list", "type-list", HasArg::No),
-    OptSpec::flag("q", 'q', "quiet"),
-    OptSpec::flag("a", 'a', "text"),
-    OptSpec::flag("L", 'L', "follow"),
-    OptSpec::long("d", "max-depth", HasArg::Required),
-    OptSpec::long("color", "color", HasArg::Required),
-    OptSpec::long("no-messages", "no-messages", HasArg::No),
-    OptSpec::flag("h", 'h', "help"),
-    OptSpec::flag("V", 'V', "version"),
-    OptSpec::both("unsupported", 'P', "pcre2", HasArg::No),
-    OptSpec::both("unsupported", 'U', "multiline", HasArg::No),
-    OptSpec::both("unsupported", 'r', "replace", HasArg::Required),
-    OptSpec::both("unsupported", 'z', "search-zip", HasArg::No),
-    OptSpec::both("unsupported", 'p', "pretty", HasArg::No),
-    OptSpec::long("unsupported", "json", HasArg::No),
-    OptSpec::long("unsupported", "vimgrep", HasArg::No),
-    OptSpec::long("unsupported", "column", HasArg::No),
-];
+const SPEC: &str = "e,regexp: f,file: F,fixed-strings i,ignore-case S,smart-case s,case-sensitive v,invert-match w,word-regexp x,line-regexp c,count l,files-with-matches files-without-match files n,line-number N,no-line-number heading no-heading H,with-filename I,no-filename o,only-matching A,after-context: B,before-context: C,context: m,max-count: sort: sortr: 0,null g,glob: hidden no-ignore u,unrestricted t,type: T,type-not: type-list q,quiet a,text L,follow d=max-depth: color: no-messages h,help V,version unsupported=P,pcre2 unsupported=U,multiline unsupported=r,replace: unsupported=z,search-zip unsupported=p,pretty unsupported=json unsupported=vimgrep unsupported=column";
 
 struct Options {
     patterns: Vec<Vec<u8>>,
@@ -189,7 +138,7 @@ fn unrestrict(o: &mut Options) {
 }
 
 fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
-    let parsed = parse(args, SPEC, Order::Permute).map_err(|e| io.usage_error(&e, 2))?;
+    let parsed = parse(args, &common::args::table(SPEC), Order::Permute).map_err(|e| io.usage_error(&e, 2))?;
     let tty = common::fsops::is_terminal(1);
     // termcolor's auto: a terminal, TERM set and not dumb, NO_COLOR unset.
     let auto_color = tty && std::env::var("TERM").map_or(false, |t| t != "dumb") && std::env::var_os("NO_COLOR").is_none();

@@ -7,23 +7,11 @@ use std::path::Path;
 use common::args::{os_bytes, Command};
 use common::io::quote;
 use common::targets::{base_name, join};
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("dir", 'd', "dir"),
-    OptSpec::flag("force", 'f', "force"),
-    OptSpec::short("interactive", 'i', HasArg::No),
-    OptSpec::short("interactive-once", 'I', HasArg::No),
-    OptSpec::long("interactive-when", "interactive", HasArg::Optional),
-    OptSpec::long("one-file-system", "one-file-system", HasArg::No),
-    OptSpec::long("no-preserve-root", "no-preserve-root", HasArg::No),
-    OptSpec::long("preserve-root", "preserve-root", HasArg::Optional),
-    OptSpec::flag("recursive", 'r', "recursive"),
-    OptSpec::short("recursive", 'R', HasArg::No),
-    OptSpec::flag("verbose", 'v', "verbose"),
-];
+const SPEC: &str = "dir,d force,f interactive=i interactive-once=I interactive-when=interactive:: one-file-system no-preserve-root preserve-root:: recursive,r recursive=R verbose,v";
 
-const RM: Command = Command::new("rm", SPEC, HELP);
+const RM: Command = Command::compact("rm", SPEC, HELP);
 
 const HELP: &str = "Usage: rm [OPTION]... [FILE]...
 Remove (unlink) the FILE(s).
@@ -53,7 +41,7 @@ struct Options {
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut o = Options { force: false, recursive: false, dir: false, verbose: false, preserve_root: true };
     let mut files = Vec::new();
-    RM.options(&args, io, &mut |io, p| {
+    RM.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "dir", .. } => o.dir = true,
             Parsed::Opt { id: "force", .. } => o.force = true,
@@ -65,14 +53,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Parsed::Opt { id: "interactive-when", value } if value.as_ref().map_or(false, |v| v == "never" || v == "no" || v == "none") => {}
             Parsed::Opt { id: "interactive", .. } | Parsed::Opt { id: "interactive-once", .. } | Parsed::Opt { id: "interactive-when", .. } => {
                 return Err(UError::new(1, "interactive removal is not supported in the sandbox (there is no terminal to answer prompts); use -f, or remove the files one by one"));
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("rm").as_bytes());
-                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),

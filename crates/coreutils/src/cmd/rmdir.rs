@@ -6,15 +6,11 @@ use std::path::Path;
 
 use common::args::{bytes_os, os_bytes, Command};
 use common::io::quote;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::long("ignore", "ignore-fail-on-non-empty", HasArg::No),
-    OptSpec::flag("parents", 'p', "parents"),
-    OptSpec::flag("verbose", 'v', "verbose"),
-];
+const SPEC: &str = "ignore=ignore-fail-on-non-empty parents,p verbose,v";
 
-const RMDIR: Command = Command::new("rmdir", SPEC, HELP);
+const RMDIR: Command = Command::compact("rmdir", SPEC, HELP);
 
 const HELP: &str = "Usage: rmdir [OPTION]... DIRECTORY...
 Remove the DIRECTORY(ies), if they are empty.
@@ -31,19 +27,11 @@ Remove the DIRECTORY(ies), if they are empty.
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut ignore, mut parents, mut verbose) = (false, false, false);
     let mut dirs = Vec::new();
-    RMDIR.options(&args, io, &mut |io, p| {
+    RMDIR.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "ignore", .. } => ignore = true,
             Parsed::Opt { id: "parents", .. } => parents = true,
             Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("rmdir").as_bytes());
-                return Err(UError::exit(0));
-            }
             Parsed::Opt { .. } => {}
             Parsed::Operand(d) => dirs.push(d),
         }

@@ -20,32 +20,13 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use common::args::{os_bytes, parse as parse_args, Order};
-use common::{strerror, HasArg, Io, OptSpec, Parsed};
+use common::{strerror, Io, Parsed};
 
 use exec::{Exec, Failure, Settings, Target};
 use input::Input;
 use parse::{Origin, Source};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("n", 'n', "quiet"),
-    OptSpec::long("n", "silent", HasArg::No),
-    OptSpec::both("e", 'e', "expression", HasArg::Required),
-    OptSpec::both("f", 'f', "file", HasArg::Required),
-    OptSpec::both("i", 'i', "in-place", HasArg::Optional),
-    OptSpec::flag("E", 'E', "regexp-extended"),
-    OptSpec::short("E", 'r', HasArg::No),
-    OptSpec::flag("s", 's', "separate"),
-    OptSpec::flag("u", 'u', "unbuffered"),
-    OptSpec::both("l", 'l', "line-length", HasArg::Required),
-    OptSpec::flag("z", 'z', "null-data"),
-    OptSpec::long("posix", "posix", HasArg::No),
-    OptSpec::long("debug", "debug", HasArg::No),
-    OptSpec::long("sandbox", "sandbox", HasArg::No),
-    OptSpec::long("follow-symlinks", "follow-symlinks", HasArg::No),
-    OptSpec::flag("b", 'b', "binary"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
-];
+const SPEC: &str = "n,quiet n=silent e,expression: f,file: i,in-place:: E,regexp-extended E=r s,separate u,unbuffered l,line-length: z,null-data posix debug sandbox follow-symlinks b,binary help version";
 
 const USAGE: &str = "Usage: NAME [OPTION]... {script-only-if-no-other-script} [input-file]...
 
@@ -109,7 +90,7 @@ fn usage(io: &mut Io, status: i32) -> i32 {
 }
 
 fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
-    let parsed = match parse_args(&args[1..], SPEC, Order::Permute) {
+    let parsed = match parse_args(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => {
             io.error(&e);

@@ -6,19 +6,15 @@
 
 use std::ffi::OsString;
 
-use common::args::{bytes_os, os_bytes, HasArg, Order, Parsed};
+use common::args::{bytes_os, os_bytes, Order, Parsed};
 use common::cformat::{self, Spec};
 use common::cnum;
 use common::io::quote;
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("format", 'f', "format", HasArg::Required),
-    OptSpec::both("separator", 's', "separator", HasArg::Required),
-    OptSpec::flag("equal-width", 'w', "equal-width"),
-];
+const SPEC: &str = "format,f: separator,s: equal-width,w";
 
-const SEQ: Command = Command { usage_status: 1, order: Order::RequireOrder, ..Command::new("seq", SPEC, HELP) };
+const SEQ: Command = Command { usage_status: 1, order: Order::RequireOrder, ..Command::compact("seq", SPEC, HELP) };
 
 /// A command-line number with the width and precision it would print with.
 #[derive(Clone, Copy)]

@@ -8,21 +8,13 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 
-use common::args::{bytes_os, os_bytes, HasArg, Parsed};
+use common::args::{bytes_os, os_bytes, Parsed};
 use common::io::quote;
-use common::{strerror, Command, Io, OptSpec, UError};
+use common::{strerror, Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("echo", 'e', "echo"),
-    OptSpec::both("input-range", 'i', "input-range", HasArg::Required),
-    OptSpec::both("head-count", 'n', "head-count", HasArg::Required),
-    OptSpec::both("output", 'o', "output", HasArg::Required),
-    OptSpec::long("random-source", "random-source", HasArg::Required),
-    OptSpec::flag("repeat", 'r', "repeat"),
-    OptSpec::flag("zero-terminated", 'z', "zero-terminated"),
-];
+const SPEC: &str = "echo,e input-range,i: head-count,n: output,o: random-source: repeat,r zero-terminated,z";
 
-const SHUF: Command = Command::new("shuf", SPEC, HELP);
+const SHUF: Command = Command::compact("shuf", SPEC, HELP);
 
 /// Input bigger than this (or of unknown size) is sampled with a reservoir under -n.
 const RESERVOIR_MIN_INPUT: u64 = 8 * 1024 * 1024;
@@ -137,7 +129,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut random_source: Option<OsString> = None;
     let mut eol = b'\n';
     let mut operands: Vec<OsString> = Vec::new();
-    SHUF.options(&args, io, &mut |io, p| {
+    SHUF.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "echo", .. } => echo = true,
             Parsed::Opt { id: "repeat", .. } => repeat = true,
@@ -170,10 +162,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     return Err(UError::new(1, "multiple random sources specified"));
                 }
                 random_source = value;
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.replace("{}", &io.name).as_bytes());
-                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(o) => operands.push(o),

@@ -8,10 +8,10 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 
-use common::args::{bytes_os, os_bytes, parse, HasArg, Order, Parsed};
+use common::args::{bytes_os, os_bytes, parse, Order, Parsed};
 use common::io::quote;
 use common::size::{parse_size, SizeError};
-use common::{strerror, Io, OptSpec};
+use common::{strerror, Io};
 
 #[path = "split/chunks.rs"]
 mod chunks;
@@ -20,25 +20,7 @@ mod output;
 
 use output::Outputs;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("suffix-length", 'a', "suffix-length", HasArg::Required),
-    OptSpec::long("additional-suffix", "additional-suffix", HasArg::Required),
-    OptSpec::both("bytes", 'b', "bytes", HasArg::Required),
-    OptSpec::both("line-bytes", 'C', "line-bytes", HasArg::Required),
-    OptSpec::short("numeric", 'd', HasArg::No),
-    OptSpec::long("numeric", "numeric-suffixes", HasArg::Optional),
-    OptSpec::short("hex", 'x', HasArg::No),
-    OptSpec::long("hex", "hex-suffixes", HasArg::Optional),
-    OptSpec::flag("elide-empty-files", 'e', "elide-empty-files"),
-    OptSpec::long("filter", "filter", HasArg::Required),
-    OptSpec::both("lines", 'l', "lines", HasArg::Required),
-    OptSpec::both("number", 'n', "number", HasArg::Required),
-    OptSpec::both("separator", 't', "separator", HasArg::Required),
-    OptSpec::flag("unbuffered", 'u', "unbuffered"),
-    OptSpec::long("verbose", "verbose", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
-];
+const SPEC: &str = "suffix-length,a: additional-suffix: bytes,b: line-bytes,C: numeric=d numeric=numeric-suffixes:: hex=x hex=hex-suffixes:: elide-empty-files,e filter: lines,l: number,n: separator,t: unbuffered,u verbose help version";
 
 /// How the input is cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -110,7 +92,7 @@ fn chunk_spec(text: &[u8]) -> Result<Mode, String> {
 }
 
 fn split(args: Vec<OsString>, io: &mut Io) -> Result<(), String> {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
+    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => {
             io.usage_error(&e, 1);

@@ -9,18 +9,11 @@ use common::io::quote;
 use common::modes::mode_string;
 use common::timefmt::{local_offset, split_ns, Tm};
 use common::users::Names;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("dereference", 'L', "dereference"),
-    OptSpec::flag("file-system", 'f', "file-system"),
-    OptSpec::both("format", 'c', "format", HasArg::Required),
-    OptSpec::long("printf", "printf", HasArg::Required),
-    OptSpec::flag("terse", 't', "terse"),
-    OptSpec::long("cached", "cached", HasArg::Required),
-];
+const SPEC: &str = "dereference,L file-system,f format,c: printf: terse,t cached:";
 
-const STAT: Command = Command::new("stat", SPEC, HELP);
+const STAT: Command = Command::compact("stat", SPEC, HELP);
 
 const HELP: &str = "Usage: stat [OPTION]... FILE...
 Display file or file system status.
@@ -75,7 +68,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut format: Option<(Vec<u8>, bool)> = None;
     let mut terse = false;
     let mut files = Vec::new();
-    STAT.options(&args, io, &mut |io, p| {
+    STAT.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "dereference", .. } => follow = true,
             Parsed::Opt { id: "format", value } => format = Some(([os_bytes(&value.unwrap_or_default()), b"\n"].concat(), false)),
@@ -84,14 +77,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Parsed::Opt { id: "cached", .. } => {}
             Parsed::Opt { id: "file-system", .. } => {
                 return Err(UError::new(1, "option not supported in the sandbox: --file-system (use df)"));
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("stat").as_bytes());
-                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),

@@ -7,25 +7,10 @@
 use std::ffi::OsString;
 use std::io::{Read, Write};
 
-use common::args::{os_bytes, parse, HasArg, Order, Parsed};
-use common::{Io, OptSpec};
+use common::args::{os_bytes, ArgError, Command, Parsed, UsageError};
+use common::{Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("all", 'a', "all"),
-    OptSpec::flag("data", 'd', "data"),
-    OptSpec::flag("print-file-name", 'f', "print-file-name"),
-    OptSpec::both("bytes", 'n', "bytes", HasArg::Required),
-    OptSpec::both("radix", 't', "radix", HasArg::Required),
-    OptSpec::short("octal", 'o', HasArg::No),
-    OptSpec::flag("include-all-whitespace", 'w', "include-all-whitespace"),
-    OptSpec::both("encoding", 'e', "encoding", HasArg::Required),
-    OptSpec::both("output-separator", 's', "output-separator", HasArg::Required),
-    OptSpec::both("target", 'T', "target", HasArg::Required),
-    OptSpec::both("unicode", 'U', "unicode", HasArg::Required),
-    OptSpec::flag("help", 'h', "help"),
-    OptSpec::flag("version", 'v', "version"),
-    OptSpec::short("version", 'V', HasArg::No),
-];
+const SPEC: &str = "all,a data,d print-file-name,f bytes,n: radix,t: octal=o include-all-whitespace,w encoding,e: output-separator,s: target,T: unicode,U: help,h version,v version=V";
 
 const USAGE: &str = "Usage: strings [option(s)] [file(s)]\n Display printable strings in [file(s)] (stdin by default)\n The options are:\n  -a - --all                Scan the entire file, not just the data section [default]\n  -d --data                 Only scan the data sections in the file\n  -f --print-file-name      Print the name of the file before each string\n  -n <number>               Locate & print any sequence of at least <number>\n    --bytes=<number>         displayable characters.  (The default is 4).\n  -t --radix={o,d,x}        Print the location of the string in base 8, 10 or 16\n  -w --include-all-whitespace Include all whitespace as valid string characters\n  -o                        An alias for --radix=o\n  -e --encoding={s,S,b,l,B,L} Select character size and endianness:\n                            s = 7-bit, S = 8-bit, {b,l} = 16-bit, {B,L} = 32-bit\n  -s --output-separator=<string> String used to separate strings in output.\n  -h --help                 Display this information\n  -v -V --version           Print the program's version number\n";
 
@@ -38,7 +23,16 @@ struct Options {
     separator: Vec<u8>,
 }
 
-pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
+/// binutils answers a bad option with its usage text on stderr.
+fn usage_error(io: &mut Io, error: ArgError) -> UError {
+    io.error(error);
+    let _ = io.stderr.write_all(USAGE.as_bytes());
+    UError::exit(1)
+}
+
+const STRINGS: Command = Command { usage_error: Some(UsageError(usage_error)), ..Command::compact("strings", SPEC, USAGE) };
+
+pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut opts = Options { min: 4, radix: None, file_names: false, all_whitespace: false, encoding: b's', separator: b"\n".to_vec() };
     // The obsolete `-N` form of -n N.
     let mut i = 1;
@@ -54,24 +48,15 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
         }
         i += 1;
     }
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(e);
-            let _ = io.stderr.write_all(USAGE.as_bytes());
-            return 1;
-        }
-    };
     let mut files: Vec<OsString> = Vec::new();
-    for item in parsed {
+    STRINGS.options(&args, io, &mut |io, item| {
         match item {
             Parsed::Opt { id: "bytes", value } => {
                 let text = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
                 match text.parse::<usize>() {
                     Ok(n) => opts.min = n,
                     Err(_) => {
-                        io.error(format!("invalid integer argument {}", text));
-                        return 1;
+                        return Err(UError::new(1, format!("invalid integer argument {}", text)));
                     }
                 }
             }
@@ -82,7 +67,7 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
                     Some(b"x") => Some(b'x'),
                     _ => {
                         let _ = io.stderr.write_all(USAGE.as_bytes());
-                        return 1;
+                        return Err(UError::exit(1));
                     }
                 }
             }
@@ -93,7 +78,7 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
                 let v = value.map(|v| os_bytes(&v).to_vec()).unwrap_or_default();
                 if v.len() != 1 || !b"sSblBL".contains(&v[0]) {
                     let _ = io.stderr.write_all(USAGE.as_bytes());
-                    return 1;
+                    return Err(UError::exit(1));
                 }
                 opts.encoding = v[0];
             }
@@ -101,30 +86,22 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
             Parsed::Opt { id: "unicode", value } => {
                 let v = value.map(|v| os_bytes(&v).to_vec()).unwrap_or_default();
                 if v != b"d" && v != b"default" {
-                    io.error("option not supported in the sandbox: --unicode");
-                    return 1;
+                    return Err(UError::new(1, "option not supported in the sandbox: --unicode"));
                 }
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(USAGE.as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("strings").as_bytes());
-                return 0;
             }
             Parsed::Opt { .. } => {}
             // binutils rejects a lone `-` with its usage text on stdout.
             Parsed::Operand(f) if os_bytes(&f) == b"-" => {
                 let _ = io.out(USAGE.as_bytes());
-                return 1;
+                return Err(UError::exit(1));
             }
             Parsed::Operand(f) => files.push(f),
         }
-    }
+        Ok(())
+    })?;
     if opts.min == 0 {
         io.error("invalid minimum string length 0");
-        return 1;
+        return Ok(1);
     }
     let mut status = 0;
     if files.is_empty() {
@@ -143,7 +120,7 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
         };
         match result {
             Ok(()) => {}
-            Err((true, _)) => return status,
+            Err((true, _)) => return Ok(status),
             Err((false, e)) => {
                 let reason = if e.kind() == std::io::ErrorKind::NotFound { "No such file".to_string() } else { common::strerror(&e) };
                 io.error(format!("'{}': {}", file.to_string_lossy(), reason));
@@ -151,7 +128,7 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> i32 {
             }
         }
     }
-    status
+    Ok(status)
 }
 
 /// The character at `pos` in the chosen encoding, if the data holds a whole one.

@@ -2,20 +2,17 @@
 
 use std::ffi::OsString;
 
-use common::args::{Command, HasArg, OptSpec, Parsed};
+use common::args::{Command, Parsed};
 use common::{Io, UError};
 
 use super::cmd_cksum::run_legacy;
 use super::cmd_md5sum::Algo;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::short("bsd", 'r', HasArg::No),
-    OptSpec::flag("sysv", 's', "sysv"),
-];
+const SPEC: &str = "bsd=r sysv,s";
 
 const HELP: &str = "Usage: sum [OPTION]... [FILE]...\nPrint or check BSD (16-bit) checksums.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -r              use BSD sum algorithm (the default), use 1K blocks\n  -s, --sysv      use System V sum algorithm, use 512 bytes blocks\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const SUM: Command = Command::new("", SPEC, HELP);
+const SUM: Command = Command::compact("", SPEC, HELP);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut algo = Algo::Bsd;

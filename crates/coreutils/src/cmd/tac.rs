@@ -4,18 +4,14 @@
 use std::ffi::OsString;
 use std::io::{self, Write};
 
-use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::open_input;
 use common::regex::{Flags, Flavor, Regex};
 use common::{strerror, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("b", 'b', "before"),
-    OptSpec::flag("r", 'r', "regex"),
-    OptSpec::both("s", 's', "separator", HasArg::Required),
-];
+const SPEC: &str = "b,before r,regex s,separator:";
 
-const TAC: Command = Command::new("tac", SPEC, HELP);
+const TAC: Command = Command::compact("tac", SPEC, HELP);
 
 const HELP: &str = "Usage: tac [OPTION]... [FILE]...
 Write each FILE to standard output, last line first.

@@ -13,7 +13,7 @@ mod header;
 
 use std::ffi::OsString;
 
-use common::args::{self, os_bytes, HasArg, OptSpec, Order, Parsed};
+use common::args::{self, os_bytes, Order, Parsed};
 use common::Io;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,66 +53,7 @@ pub struct Options {
     pub directory: Option<OsString>,
 }
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("create", 'c', "create"),
-    OptSpec::flag("extract", 'x', "extract"),
-    OptSpec::long("extract", "get", HasArg::No),
-    OptSpec::flag("list", 't', "list"),
-    OptSpec::flag("append", 'r', "append"),
-    OptSpec::flag("update", 'u', "update"),
-    OptSpec::flag("catenate", 'A', "catenate"),
-    OptSpec::long("catenate", "concatenate", HasArg::No),
-    OptSpec::long("delete", "delete", HasArg::No),
-    OptSpec::flag("diff", 'd', "diff"),
-    OptSpec::long("diff", "compare", HasArg::No),
-    OptSpec::both("file", 'f', "file", HasArg::Required),
-    OptSpec::flag("gzip", 'z', "gzip"),
-    OptSpec::long("gzip", "gunzip", HasArg::No),
-    OptSpec::long("gzip", "ungzip", HasArg::No),
-    OptSpec::flag("bzip2", 'j', "bzip2"),
-    OptSpec::flag("xz", 'J', "xz"),
-    OptSpec::flag("compress", 'Z', "compress"),
-    OptSpec::long("zstd", "zstd", HasArg::No),
-    OptSpec::long("lzma", "lzma", HasArg::No),
-    OptSpec::flag("auto-compress", 'a', "auto-compress"),
-    OptSpec::both("directory", 'C', "directory", HasArg::Required),
-    OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::long("strip-components", "strip-components", HasArg::Required),
-    OptSpec::flag("preserve-permissions", 'p', "preserve-permissions"),
-    OptSpec::long("preserve-permissions", "same-permissions", HasArg::No),
-    OptSpec::long("no-same-permissions", "no-same-permissions", HasArg::No),
-    OptSpec::long("exclude", "exclude", HasArg::Required),
-    OptSpec::both("exclude-from", 'X', "exclude-from", HasArg::Required),
-    OptSpec::flag("to-stdout", 'O', "to-stdout"),
-    OptSpec::flag("keep-old-files", 'k', "keep-old-files"),
-    OptSpec::long("skip-old-files", "skip-old-files", HasArg::No),
-    OptSpec::long("overwrite", "overwrite", HasArg::No),
-    OptSpec::flag("unlink-first", 'U', "unlink-first"),
-    OptSpec::long("no-same-owner", "no-same-owner", HasArg::No),
-    OptSpec::long("same-owner", "same-owner", HasArg::No),
-    OptSpec::flag("touch", 'm', "touch"),
-    OptSpec::flag("dereference", 'h', "dereference"),
-    OptSpec::long("no-recursion", "no-recursion", HasArg::No),
-    OptSpec::long("recursion", "recursion", HasArg::No),
-    OptSpec::both("files-from", 'T', "files-from", HasArg::Required),
-    OptSpec::long("null", "null", HasArg::No),
-    OptSpec::long("sort", "sort", HasArg::Required),
-    OptSpec::long("owner", "owner", HasArg::Required),
-    OptSpec::long("group", "group", HasArg::Required),
-    OptSpec::long("numeric-owner", "numeric-owner", HasArg::No),
-    OptSpec::long("mtime", "mtime", HasArg::Required),
-    OptSpec::flag("absolute-names", 'P', "absolute-names"),
-    OptSpec::both("format", 'H', "format", HasArg::Required),
-    OptSpec::long("remove-files", "remove-files", HasArg::No),
-    OptSpec::long("totals", "totals", HasArg::No),
-    OptSpec::flag("ignore-zeros", 'i', "ignore-zeros"),
-    OptSpec::both("blocking-factor", 'b', "blocking-factor", HasArg::Required),
-    OptSpec::long("warning", "warning", HasArg::Required),
-    OptSpec::long("wildcards", "wildcards", HasArg::No),
-    OptSpec::long("checkpoint", "checkpoint", HasArg::Optional),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
-];
+const SPEC: &str = "create,c extract,x extract=get list,t append,r update,u catenate,A catenate=concatenate delete diff,d diff=compare file,f: gzip,z gzip=gunzip gzip=ungzip bzip2,j xz,J compress,Z zstd lzma auto-compress,a directory,C: verbose,v strip-components: preserve-permissions,p preserve-permissions=same-permissions no-same-permissions exclude: exclude-from,X: to-stdout,O keep-old-files,k skip-old-files overwrite unlink-first,U no-same-owner same-owner touch,m dereference,h no-recursion recursion files-from,T: null sort: owner: group: numeric-owner mtime: absolute-names,P format,H: remove-files totals ignore-zeros,i blocking-factor,b: warning: wildcards checkpoint:: help version";
 
 /// Letters of old-style bundles (`tar xzf a.tgz`) that take the next word as argument.
 const TAKES_ARG: &[u8] = b"fCTXbHg";
@@ -212,7 +153,7 @@ fn read_files_from(io: &mut Io, lists: Vec<OsString>, null: bool, o: &mut Option
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let expanded = expand_old_style(&args[1..]);
-    let parsed = match args::parse(&expanded, SPEC, Order::Permute) {
+    let parsed = match args::parse(&expanded, &common::args::table(SPEC), Order::Permute) {
         Ok(p) => p,
         Err(e) => return io.usage_error(&e, 2),
     };

@@ -7,21 +7,16 @@ use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 
-use common::args::{HasArg, Parsed};
+use common::args::Parsed;
 use common::error::is_broken_pipe;
 use common::io::quote;
-use common::{strerror, Command, Io, OptSpec, UError};
+use common::{strerror, Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("append", 'a', "append"),
-    OptSpec::flag("ignore-interrupts", 'i', "ignore-interrupts"),
-    OptSpec::short("nopipe", 'p', HasArg::No),
-    OptSpec::long("output-error", "output-error", HasArg::Optional),
-];
+const SPEC: &str = "append,a ignore-interrupts,i nopipe=p output-error::";
 
 const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nCopy standard input to each FILE, and also to standard output.\n\n  -a, --append              append to the given FILEs, do not overwrite\n  -i, --ignore-interrupts   ignore interrupt signals\n  -p                        operate in a more appropriate MODE with pipes.\n      --output-error[=MODE]   set behavior on write error.  See MODE below\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const TEE: Command = Command::new("tee", SPEC, HELP);
+const TEE: Command = Command::compact("tee", SPEC, HELP);
 
 /// What a write error does (`--output-error`).
 #[derive(Clone, Copy, PartialEq)]

@@ -7,21 +7,15 @@
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use common::args::{HasArg, Order, Parsed};
+use common::args::{Order, Parsed};
 use common::duration::parse_duration;
 use common::io::quote;
 use common::signals::{signal_name, signal_number};
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("signal", 's', "signal", HasArg::Required),
-    OptSpec::both("kill-after", 'k', "kill-after", HasArg::Required),
-    OptSpec::long("preserve-status", "preserve-status", HasArg::No),
-    OptSpec::long("foreground", "foreground", HasArg::No),
-    OptSpec::flag("verbose", 'v', "verbose"),
-];
+const SPEC: &str = "signal,s: kill-after,k: preserve-status foreground verbose,v";
 
-const TIMEOUT: Command = Command { usage_status: CANCELED, order: Order::RequireOrder, ..Command::new("timeout", SPEC, HELP) };
+const TIMEOUT: Command = Command { usage_status: CANCELED, order: Order::RequireOrder, ..Command::compact("timeout", SPEC, HELP) };
 
 const CANCELED: i32 = 125;
 const TIMED_OUT: i32 = 124;

@@ -7,21 +7,11 @@ use common::args::Command;
 use common::fsops::{set_times, SetTime};
 use common::io::quote;
 use common::timefmt::{now, parse_date, parse_touch_stamp, split_ns};
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::short("access", 'a', HasArg::No),
-    OptSpec::flag("no-create", 'c', "no-create"),
-    OptSpec::both("date", 'd', "date", HasArg::Required),
-    OptSpec::short("ignored", 'f', HasArg::No),
-    OptSpec::flag("no-dereference", 'h', "no-dereference"),
-    OptSpec::short("modify", 'm', HasArg::No),
-    OptSpec::both("reference", 'r', "reference", HasArg::Required),
-    OptSpec::short("stamp", 't', HasArg::Required),
-    OptSpec::long("time", "time", HasArg::Required),
-];
+const SPEC: &str = "access=a no-create,c date,d: ignored=f no-dereference,h modify=m reference,r: stamp=t: time:";
 
-const TOUCH: Command = Command::new("touch", SPEC, HELP);
+const TOUCH: Command = Command::compact("touch", SPEC, HELP);
 
 const HELP: &str = "Usage: touch [OPTION]... FILE...
 Update the access and modification times of each FILE to the current time.
@@ -71,14 +61,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     return Err(UError::exit(1));
                 }
             },
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("touch").as_bytes());
-                return Err(UError::exit(0));
-            }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }

@@ -7,19 +7,13 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
 use common::UError;
-use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::quote;
 use common::Io;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("c", 'c', "complement", HasArg::No),
-    OptSpec::short("C", 'C', HasArg::No),
-    OptSpec::both("d", 'd', "delete", HasArg::No),
-    OptSpec::both("s", 's', "squeeze-repeats", HasArg::No),
-    OptSpec::both("t", 't', "truncate-set1", HasArg::No),
-];
+const SPEC: &str = "c,complement C d,delete s,squeeze-repeats t,truncate-set1";
 
-const TR: Command = Command::new("tr", SPEC, HELP);
+const TR: Command = Command::compact("tr", SPEC, HELP);
 
 const HELP: &str = "Usage: tr [OPTION]... STRING1 [STRING2]
 Translate, squeeze, and/or delete characters from standard input,

@@ -6,43 +6,15 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use common::args::{self, bytes_os, os_bytes, Order};
+use common::args::{bytes_os, os_bytes, Command};
 use common::fnmatch::{fnmatch, FnFlags};
 use common::fsext::{Meta, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFSOCK};
 use common::lscolors::LsColors;
 use common::modes::mode_string;
 use common::targets::join;
-use common::{HasArg, Io, OptSpec, Parsed};
+use common::{Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::short("all", 'a', HasArg::No),
-    OptSpec::short("dirs", 'd', HasArg::No),
-    OptSpec::short("level", 'L', HasArg::Required),
-    OptSpec::short("full", 'f', HasArg::No),
-    OptSpec::short("noindent", 'i', HasArg::No),
-    OptSpec::short("ignore", 'I', HasArg::Required),
-    OptSpec::short("pattern", 'P', HasArg::Required),
-    OptSpec::short("classify", 'F', HasArg::No),
-    OptSpec::short("size", 's', HasArg::No),
-    OptSpec::short("human", 'h', HasArg::No),
-    OptSpec::short("perms", 'p', HasArg::No),
-    OptSpec::short("reverse", 'r', HasArg::No),
-    OptSpec::short("mtime-sort", 't', HasArg::No),
-    OptSpec::short("version-sort", 'v', HasArg::No),
-    OptSpec::short("unsorted", 'U', HasArg::No),
-    OptSpec::short("no-color", 'n', HasArg::No),
-    OptSpec::short("color", 'C', HasArg::No),
-    OptSpec::short("follow", 'l', HasArg::No),
-    OptSpec::short("json", 'J', HasArg::No),
-    OptSpec::short("xml", 'X', HasArg::No),
-    OptSpec::long("dirsfirst", "dirsfirst", HasArg::No),
-    OptSpec::long("filesfirst", "filesfirst", HasArg::No),
-    OptSpec::long("noreport", "noreport", HasArg::No),
-    OptSpec::long("charset", "charset", HasArg::Required),
-    OptSpec::long("prune", "prune", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
-];
+const SPEC: &str = "all=a dirs=d level=L: full=f noindent=i ignore=I: pattern=P: classify=F size=s human=h perms=p reverse=r mtime-sort=t version-sort=v unsorted=U no-color=n color=C follow=l json=J xml=X dirsfirst filesfirst noreport charset: prune help version";
 
 const HELP: &str = "usage: tree [-adfhilnprstvCFU] [-L level] [-P pattern] [-I pattern]
 \t[--noreport] [--dirsfirst] [--filesfirst] [--charset X] [--help] [--version]
@@ -132,11 +104,9 @@ struct Entry {
     target_meta: Option<Meta>,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const TREE: Command = Command { version: "tree v2.1.0 (Airlock coreutils 0.1.0)\n", ..Command::compact("tree", SPEC, HELP) };
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let utf8 = ["LC_ALL", "LC_CTYPE", "LANG"].iter().filter_map(|v| std::env::var(v).ok()).find(|v| !v.is_empty()).map_or(false, |v| {
         let l = v.to_ascii_lowercase();
         l.contains("utf-8") || l.contains("utf8")
@@ -162,12 +132,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let (mut force_color, mut no_color) = (false, false);
     let mut report = true;
     let mut roots = Vec::new();
-    for p in parsed {
+    TREE.options(&args, io, &mut |_, p| {
         let (id, value) = match p {
             Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
             Parsed::Operand(f) => {
                 roots.push(f);
-                continue;
+                return Ok(());
             }
         };
         match id {
@@ -176,8 +146,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "level" => match value.to_string_lossy().parse::<usize>() {
                 Ok(n) if n > 0 => o.max_level = Some(n),
                 _ => {
-                    io.error("Invalid level, must be greater than 0.");
-                    return 1;
+                    return Err(UError::new(1, "Invalid level, must be greater than 0."));
                 }
             },
             "full" => o.full = true,
@@ -201,20 +170,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "charset" => o.ascii = !value.to_string_lossy().to_ascii_lowercase().starts_with("utf"),
             "no-color" => no_color = true,
             "color" => force_color = true,
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(b"tree v2.1.0 (Airlock coreutils 0.1.0)\n");
-                return 0;
-            }
             other => {
-                io.error(format!("option not supported in the sandbox: -{}", SPEC.iter().find(|s| s.id == other).and_then(|s| s.short.map(String::from).or_else(|| s.long.map(|l| format!("-{}", l)))).unwrap_or_default()));
-                return 1;
+                return Err(UError::new(1, format!("option not supported in the sandbox: -{}", common::args::table(SPEC).iter().find(|s| s.id == other).and_then(|s| s.short.map(String::from).or_else(|| s.long.map(|l| format!("-{}", l)))).unwrap_or_default())));
             }
         }
-    }
+        Ok(())
+    })?;
     o.colors = tree_colors(force_color, no_color);
     if roots.is_empty() {
         roots.push(OsString::from("."));
@@ -264,9 +225,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         walker.out.push(b'\n');
     }
     if let Err(e) = io.out(&walker.out) {
-        return common::write::write_failed(io, &e);
+        return Ok(common::write::write_failed(io, &e));
     }
-    status
+    Ok(status)
 }
 
 struct Walker<'a> {

@@ -6,16 +6,11 @@ use std::path::Path;
 use common::args::Command;
 use common::io::quote;
 use common::size::{parse_size, SizeError};
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("no-create", 'c', "no-create"),
-    OptSpec::flag("io-blocks", 'o', "io-blocks"),
-    OptSpec::both("reference", 'r', "reference", HasArg::Required),
-    OptSpec::both("size", 's', "size", HasArg::Required),
-];
+const SPEC: &str = "no-create,c io-blocks,o reference,r: size,s:";
 
-const TRUNCATE: Command = Command::new("truncate", SPEC, HELP);
+const TRUNCATE: Command = Command::compact("truncate", SPEC, HELP);
 
 const HELP: &str = "Usage: truncate OPTION... FILE...
 Shrink or extend the size of each FILE to the specified size
@@ -59,7 +54,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut size: Option<(Op, u64)> = None;
     let mut reference: Option<OsString> = None;
     let mut files = Vec::new();
-    TRUNCATE.options(&args, io, &mut |io, p| {
+    TRUNCATE.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Opt { id: "no-create", .. } => no_create = true,
             Parsed::Opt { id: "io-blocks", .. } => {
@@ -77,14 +72,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                         return Err(UError::new(1, format!("Invalid number: {}", quote(text.as_ref()))));
                     }
                 }
-            }
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(UError::exit(0));
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("truncate").as_bytes());
-                return Err(UError::exit(0));
             }
             Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),

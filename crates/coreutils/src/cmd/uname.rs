@@ -4,25 +4,13 @@
 
 use std::ffi::OsString;
 
-use common::args::{HasArg, Parsed};
+use common::args::Parsed;
 use common::io::quote;
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("all", 'a', "all"),
-    OptSpec::flag("kernel-name", 's', "kernel-name"),
-    OptSpec::long("kernel-name", "sysname", HasArg::No),
-    OptSpec::flag("nodename", 'n', "nodename"),
-    OptSpec::flag("kernel-release", 'r', "kernel-release"),
-    OptSpec::long("kernel-release", "release", HasArg::No),
-    OptSpec::flag("kernel-version", 'v', "kernel-version"),
-    OptSpec::flag("machine", 'm', "machine"),
-    OptSpec::flag("processor", 'p', "processor"),
-    OptSpec::flag("hardware-platform", 'i', "hardware-platform"),
-    OptSpec::flag("operating-system", 'o', "operating-system"),
-];
+const SPEC: &str = "all,a kernel-name,s kernel-name=sysname nodename,n kernel-release,r kernel-release=release kernel-version,v machine,m processor,p hardware-platform,i operating-system,o";
 
-const UNAME: Command = Command::new("uname", SPEC, HELP);
+const UNAME: Command = Command::compact("uname", SPEC, HELP);
 
 const KERNEL: u32 = 1;
 const NODE: u32 = 2;

@@ -6,25 +6,13 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, Write};
 
-use common::args::{self, os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{self, os_bytes, Command, Parsed};
 use common::io::{open_input, quote};
 use common::{strerror, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("c", 'c', "count"),
-    OptSpec::flag("d", 'd', "repeated"),
-    OptSpec::short("D", 'D', HasArg::No),
-    OptSpec::long("all-repeated", "all-repeated", HasArg::Optional),
-    OptSpec::both("f", 'f', "skip-fields", HasArg::Required),
-    OptSpec::long("group", "group", HasArg::Optional),
-    OptSpec::flag("i", 'i', "ignore-case"),
-    OptSpec::both("s", 's', "skip-chars", HasArg::Required),
-    OptSpec::flag("u", 'u', "unique"),
-    OptSpec::flag("z", 'z', "zero-terminated"),
-    OptSpec::both("w", 'w', "check-chars", HasArg::Required),
-];
+const SPEC: &str = "c,count d,repeated D all-repeated:: f,skip-fields: group:: i,ignore-case s,skip-chars: u,unique z,zero-terminated w,check-chars:";
 
-const UNIQ: Command = Command::new("uniq", SPEC, HELP);
+const UNIQ: Command = Command::compact("uniq", SPEC, HELP);
 
 const HELP: &str = "Usage: uniq [OPTION]... [INPUT [OUTPUT]]
 Filter adjacent matching lines from INPUT (or standard input),

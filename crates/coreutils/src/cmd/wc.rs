@@ -8,21 +8,14 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{self, os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{self, os_bytes, Command, Parsed};
 use common::io::{open_input, quote};
 use common::{fsext, strerror, Io, UError};
 use unicode_width::UnicodeWidthChar;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("c", 'c', "bytes"),
-    OptSpec::flag("m", 'm', "chars"),
-    OptSpec::flag("l", 'l', "lines"),
-    OptSpec::long("files0-from", "files0-from", HasArg::Required),
-    OptSpec::flag("L", 'L', "max-line-length"),
-    OptSpec::flag("w", 'w', "words"),
-];
+const SPEC: &str = "c,bytes m,chars l,lines files0-from: L,max-line-length w,words";
 
-const WC: Command = Command::new("wc", SPEC, HELP);
+const WC: Command = Command::compact("wc", SPEC, HELP);
 
 const HELP: &str = "Usage: wc [OPTION]... [FILE]...
   or:  wc [OPTION]... --files0-from=F

@@ -5,37 +5,30 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use common::args::{parse, HasArg, OptSpec, Order, Parsed};
-use common::Io;
+use common::args::{ArgError, Command, Parsed, UsageError};
+use common::{Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("quiet", 'q', "quiet"),
-    OptSpec::both("output-document", 'O', "output-document", HasArg::Required),
-    OptSpec::both("timeout", 'T', "timeout", HasArg::Required),
-    OptSpec::both("user-agent", 'U', "user-agent", HasArg::Required),
-    OptSpec::long("header", "header", HasArg::Required),
-    OptSpec::long("post-data", "post-data", HasArg::Required),
-    OptSpec::flag("no-verbose", 'n', "no-verbose"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::flag("version", 'V', "version"),
-];
+const SPEC: &str = "quiet,q output-document,O: timeout,T: user-agent,U: header: post-data: no-verbose,n help version,V";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::Permute) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(e);
-            let _ = writeln!(io.stderr, "Usage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.");
-            return 2;
-        }
-    };
+const HELP: &str = "Usage: wget [OPTION]... [URL]...\n  -q, --quiet                 quiet (no output)\n  -O, --output-document=FILE  write documents to FILE ('-' for stdout)\n  -T, --timeout=SECONDS       set all timeout values to SECONDS\n      --header=STRING         insert STRING among the headers\n      --post-data=STRING      use the POST method; send STRING as the data\nRequests go through the sandbox's network policy.\n";
+
+/// wget's own hint after a bad option, status 2.
+fn usage_error(io: &mut Io, error: ArgError) -> UError {
+    io.error(error);
+    let _ = writeln!(io.stderr, "Usage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.");
+    UError::exit(2)
+}
+
+const WGET: Command = Command { version: "GNU Wget 1.21.3 (Airlock, through the sandbox's network policy)\n", usage_error: Some(UsageError(usage_error)), usage_status: 2, ..Command::compact("wget", SPEC, HELP) };
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut quiet = false;
     let mut output: Option<String> = None;
     let mut timeout_ms = 0u32;
     let mut headers: Vec<(String, String)> = vec![("User-Agent".into(), "Wget/1.21.3".into())];
     let mut post: Option<Vec<u8>> = None;
     let mut urls = Vec::new();
-    for item in parsed {
+    WGET.options(&args, io, &mut |_, item| {
         match item {
             Parsed::Operand(u) => urls.push(u.to_string_lossy().into_owned()),
             Parsed::Opt { id, value } => {
@@ -51,23 +44,16 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                         }
                     }
                     "post-data" => post = Some(value.into_bytes()),
-                    "help" => {
-                        let _ = io.out(b"Usage: wget [OPTION]... [URL]...\n  -q, --quiet                 quiet (no output)\n  -O, --output-document=FILE  write documents to FILE ('-' for stdout)\n  -T, --timeout=SECONDS       set all timeout values to SECONDS\n      --header=STRING         insert STRING among the headers\n      --post-data=STRING      use the POST method; send STRING as the data\nRequests go through the sandbox's network policy.\n");
-                        return 0;
-                    }
-                    "version" => {
-                        let _ = io.out(b"GNU Wget 1.21.3 (Airlock, through the sandbox's network policy)\n");
-                        return 0;
-                    }
                     _ => {}
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     if urls.is_empty() {
         io.error("missing URL");
         let _ = writeln!(io.stderr, "Usage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.");
-        return 1;
+        return Ok(1);
     }
     let mut status = 0;
     for raw in urls {
@@ -144,5 +130,5 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             let _ = writeln!(io.stderr, "'{}' saved [{}]", name, total);
         }
     }
-    status
+    Ok(status)
 }

@@ -15,33 +15,11 @@ use std::io::{BufRead, BufReader, Write};
 use common::args::{bytes_os, os_bytes, parse, Order, Parsed};
 use common::quotearg::shell_quote;
 use common::spawn::{Command, Exit};
-use common::{strerror, HasArg, Io, OptSpec};
+use common::{strerror, Io};
 
 use input::{Item, Mode, Reader};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("null", '0', "null"),
-    OptSpec::both("arg-file", 'a', "arg-file", HasArg::Required),
-    OptSpec::both("delimiter", 'd', "delimiter", HasArg::Required),
-    OptSpec::short("E", 'E', HasArg::Required),
-    OptSpec::both("eof", 'e', "eof", HasArg::Optional),
-    OptSpec::short("I", 'I', HasArg::Required),
-    OptSpec::both("replace", 'i', "replace", HasArg::Optional),
-    OptSpec::short("L", 'L', HasArg::Required),
-    OptSpec::both("max-lines", 'l', "max-lines", HasArg::Optional),
-    OptSpec::both("max-args", 'n', "max-args", HasArg::Required),
-    OptSpec::flag("open-tty", 'o', "open-tty"),
-    OptSpec::flag("interactive", 'p', "interactive"),
-    OptSpec::both("max-procs", 'P', "max-procs", HasArg::Required),
-    OptSpec::flag("no-run-if-empty", 'r', "no-run-if-empty"),
-    OptSpec::both("max-chars", 's', "max-chars", HasArg::Required),
-    OptSpec::flag("verbose", 't', "verbose"),
-    OptSpec::flag("exit", 'x', "exit"),
-    OptSpec::long("process-slot-var", "process-slot-var", HasArg::Required),
-    OptSpec::long("show-limits", "show-limits", HasArg::No),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
-];
+const SPEC: &str = "null,0 arg-file,a: delimiter,d: E: eof,e:: I: replace,i:: L: max-lines,l:: max-args,n: open-tty,o interactive,p max-procs,P: no-run-if-empty,r max-chars,s: verbose,t exit,x process-slot-var: show-limits help version";
 
 const HELP: &str = "Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...
 Run COMMAND with arguments INITIAL-ARGS and more arguments read from input.
@@ -156,7 +134,7 @@ fn delimiter(spec: &[u8]) -> Option<u8> {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], SPEC, Order::RequireOrder) {
+    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::RequireOrder) {
         Ok(p) => p,
         Err(e) => return try_help(io, &e.to_string()),
     };

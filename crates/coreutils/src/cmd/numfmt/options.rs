@@ -1,28 +1,9 @@
 //! numfmt's options: parsing and checking them, and the field selection.
 
-use common::args::{bytes_os, HasArg};
+use common::args::bytes_os;
 use common::io::quote;
-use common::OptSpec;
 
-pub const SPEC: &[OptSpec] = &[
-    OptSpec::long("from", "from", HasArg::Required),
-    OptSpec::long("from-unit", "from-unit", HasArg::Required),
-    OptSpec::long("to", "to", HasArg::Required),
-    OptSpec::long("to-unit", "to-unit", HasArg::Required),
-    OptSpec::long("round", "round", HasArg::Required),
-    OptSpec::long("padding", "padding", HasArg::Required),
-    OptSpec::long("suffix", "suffix", HasArg::Required),
-    OptSpec::long("grouping", "grouping", HasArg::No),
-    OptSpec::both("delimiter", 'd', "delimiter", HasArg::Required),
-    OptSpec::long("field", "field", HasArg::Required),
-    OptSpec::long("debug", "debug", HasArg::No),
-    OptSpec::long("header", "header", HasArg::Optional),
-    OptSpec::long("format", "format", HasArg::Required),
-    OptSpec::long("invalid", "invalid", HasArg::Required),
-    OptSpec::flag("zero-terminated", 'z', "zero-terminated"),
-    OptSpec::long("help", "help", HasArg::No),
-    OptSpec::long("version", "version", HasArg::No),
-];
+pub const SPEC: &str = "from: from-unit: to: to-unit: round: padding: suffix: grouping delimiter,d: field: debug header:: format: invalid: zero-terminated,z help version";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scale {
