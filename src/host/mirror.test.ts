@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { LimitError, ProtocolError } from '../protocol/errors.js';
 import type { InodeRecord } from '../protocol/records.js';
+import { readImageInodes } from '../protocol/fs-image.js';
 import { Mirror } from './mirror.js';
 
 const base = { mode: 0o644, uid: 1000, gid: 1000, atimeNs: 0n, mtimeNs: 0n, ctimeNs: 0n, writable: true };
@@ -71,7 +72,7 @@ describe('Mirror', () => {
     for (const f of fragments) rebuilt.set(f.data as Uint8Array, f.dataOffset);
     expect(Buffer.from(rebuilt).equals(Buffer.from(data))).toBe(true);
     const pages = parts.flatMap((p) => (p.page === undefined ? [] : [p.page]));
-    expect(pages.flatMap((p) => p.inodes.map((inode) => inode.ino))).toEqual([12, 10]);
+    expect(pages.flatMap((p) => readImageInodes(p).map((inode) => inode.ino))).toEqual([12, 10]);
     expect(pages[0]?.contents).toEqual(new Uint8Array([1, 2, 3]));
     const changed = mirror.clone();
     changed.apply({ records: [], deleted: [11], done: true });

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { serialize, deserialize } from 'node:v8';
-import { imageParts, type ImagePage } from '../protocol/fs-image.js';
+import { imageParts, readImageInodes, type ImagePage } from '../protocol/fs-image.js';
 import type { InodeRecord } from '../protocol/records.js';
 import type { VfsCaller } from './vfs/caller.js';
 import { bootFilesystem } from './vfs/boot.js';
@@ -118,4 +118,27 @@ describe('filesystem images', () => {
     expect(Buffer.from(loaded.data.subarray(0, loaded.size)).equals(Buffer.from(big))).toBe(true);
   });
 
+  it('encodes every kind of inode in the page\'s table, and refuses a malformed table', () => {
+    const base = { mode: 0o755, uid: 1000, gid: 1000, atimeNs: -5n, mtimeNs: 1n << 62n, ctimeNs: 0n, writable: true };
+    const records: InodeRecord[] = [
+      { ...base, kind: 'dir', ino: 20, entries: [], parent: 1 },
+      { ...base, kind: 'dir', ino: 21, entries: [['naïve ✓', 22], ['a b', 23], ['dev', 24]], parent: 20 },
+      { ...base, kind: 'file', ino: 22, size: 2, data: encoder.encode('hi'), writable: false },
+      { ...base, kind: 'symlink', ino: 23, target: '../ünï/x' },
+      { ...base, kind: 'chardev', ino: 24, device: 'zero' },
+    ];
+    const [part] = imageParts(records, 1 << 20);
+    const page = part?.page as ImagePage;
+    const inodes = readImageInodes(page);
+    expect(inodes.map((inode) => inode.kind)).toEqual(['dir', 'dir', 'file', 'symlink', 'chardev']);
+    expect(inodes[0]).toMatchObject({ ino: 20, entries: new Map(), parent: 1, atimeNs: -5n, mtimeNs: 1n << 62n });
+    expect(inodes[1]).toMatchObject({ entries: new Map([['naïve ✓', 22], ['a b', 23], ['dev', 24]]), parent: 20 });
+    expect(inodes[2]).toMatchObject({ size: 2, dataStart: 0, writable: false });
+    expect(inodes[3]).toMatchObject({ target: '../ünï/x' });
+    expect(inodes[4]).toMatchObject({ device: 'zero' });
+    expect(() => readImageInodes({ table: page.table.subarray(0, page.table.length - 3), contents: page.contents })).toThrow(RangeError);
+    const badKind = page.table.slice();
+    badKind[4] = 9;
+    expect(() => readImageInodes({ table: badKind, contents: page.contents })).toThrow(/inode kind 9/);
+  });
 });

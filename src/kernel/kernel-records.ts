@@ -4,7 +4,7 @@
 // fresh kernel boots and replays the host's records on top of the boot tree.
 
 import type { ChangeBatch, InodeRecord } from '../protocol/records.js';
-import type { ImagePage } from '../protocol/fs-image.js';
+import { readImageInodes, type ImagePage } from '../protocol/fs-image.js';
 import type { DeviceName, Inode } from './vfs/inode.js';
 import type { Vfs } from './vfs/vfs.js';
 
@@ -131,7 +131,7 @@ export function recordToInode(record: InodeRecord): Inode {
 export function loadImagePage(vfs: Vfs, page: ImagePage): void {
   const { contents } = page;
   const gen = vfs.table.gen;
-  for (const record of page.inodes) {
+  for (const record of readImageInodes(page)) {
     const { ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable } = record;
     switch (record.kind) {
       case 'file':

@@ -103,6 +103,9 @@ export class ChildConnection implements KernelConnection {
   ) {
     installErrorTransfer();
     const channel = child.stdio[3] as Duplex;
+    // A child that ends with a frame in flight resets the channel (ECONNRESET, EPIPE): its
+    // 'exit' reports the end (died), and an unhandled 'error' would end the host instead.
+    channel.on('error', () => undefined);
     let violation: string | undefined;
     this.endpoint = framedEndpoint(channel, messageBytes, (size) => {
       violation = `the sandbox sent a ${size}-byte message; the limit messageBytes is ${messageBytes}`;
