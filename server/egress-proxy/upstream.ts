@@ -360,13 +360,9 @@ class BodyReader {
           return false;
         }
         this.writing.push(chunk);
-        if (bytes > chunk.length) return sink.write(chunk, this.written);
-        // The first chunk goes out with the response head in one write (else the head is a
-        // write, a packet and the client's wake-up of its own; under TLS a record of its own).
-        sink.cork();
-        const more = sink.write(chunk, this.written);
-        sink.uncork();
-        return more;
+        // (Node's response corks its socket for the rest of the tick on each write: the head
+        // goes out with the first chunk in one writev.)
+        return sink.write(chunk, this.written);
       },
       end: () => void sink.end(() => finish()),
       fail: (error) => finish(error),
