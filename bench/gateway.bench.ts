@@ -20,7 +20,7 @@ const WARM_UP_REQUESTS = 48;
 /**
  * Small requests of each kind before them: the code each request runs once (the HTTP parser's
  * callbacks, the decision, the upstream exchange) is compiled by V8 only after some hundreds
- * of requests, and 96 left a fresh proxy interpreting it and compiling it on its other
+ * of requests, and 48 left a fresh proxy interpreting it and compiling it on its other
  * threads during the measured requests (0.7 ms of proxy CPU per small request, 0.3 warm).
  */
 const WARM_UP_SMALL_REQUESTS = 1000;
