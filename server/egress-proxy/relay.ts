@@ -13,24 +13,32 @@ export interface RelayEnd {
   error?: Error;
 }
 
+/** The sink's side of a relay: what a source hands its chunks and its end to. */
+export interface CappedSink {
+  /** Writes a chunk; false when the source should pause until told to resume. Past the cap, fails the relay instead. */
+  write(chunk: Buffer): boolean;
+  /** The source has ended: `sink` is ended, then the relay is over. */
+  end(): void;
+  /** The source failed: both sides are destroyed. */
+  fail(error: Error): void;
+}
+
 /**
- * Writes `source` into `sink` with backpressure, at most `limit` bytes (`what` names the body
- * in the error); calls `onEnd` once. On any failure both sides are destroyed: a client never
- * gets a silently shortened body that looks complete. `written`, if given, is told each chunk
- * once the sink is done with it (its read buffer may then be read into again).
+ * Counts and caps what a source writes into `sink` (at most `limit` bytes; `what` names the
+ * body in the error) and calls `onEnd` once. On any failure both sides are destroyed (`stop`
+ * is told whether the source must be): a client never gets a silently shortened body that
+ * looks complete. `resume` is called when the sink has drained; `written`, if given, is told
+ * each chunk once the sink is done with it (its read buffer may then be read into again).
  */
-export function relay(source: Readable, sink: Writable, limit: number, what: string, onEnd: (end: RelayEnd) => void, written?: (chunk: Buffer) => void): void {
+export function cappedSink(sink: Writable, limit: number, what: string, onEnd: (end: RelayEnd) => void, source: { resume(): void; stop(failed: boolean): void }, written?: (chunk: Buffer) => void): CappedSink {
   let bytes = 0;
   let ended = false;
   const finish = (error?: Error): void => {
     if (ended) return;
     ended = true;
-    source.off('data', onData);
     sink.off('drain', onDrain);
-    if (error !== undefined) {
-      source.destroy();
-      sink.destroy();
-    }
+    source.stop(error !== undefined);
+    if (error !== undefined) sink.destroy();
     onEnd(error === undefined ? { bytes } : { bytes, error });
   };
   // One write callback for every chunk (a sink calls back in write order): the oldest chunk is done.
@@ -42,20 +50,39 @@ export function relay(source: Readable, sink: Writable, limit: number, what: str
           const chunk = writing.shift();
           if (chunk !== undefined) written(chunk);
         };
-  const onData = (chunk: Buffer): void => {
-    bytes += chunk.length;
-    if (bytes > limit) return finish(new Error(`${what} is larger than the proxy's ${limit} bytes`));
-    if (onWritten !== undefined) writing.push(chunk);
-    if (!sink.write(chunk, onWritten)) source.pause();
-  };
-  const onDrain = (): void => void source.resume();
-  if (source.destroyed) return finish(source.errored ?? new Error(`${what} ended before it could be relayed`));
-  source.on('data', onData);
+  const onDrain = (): void => source.resume();
   sink.on('drain', onDrain);
-  source.once('end', () => sink.end(() => finish()));
-  source.once('error', (error) => finish(error));
-  sink.once('error', (error) => finish(error));
+  sink.once('error', (error: Error) => finish(error));
   sink.once('close', () => {
     if (!sink.writableFinished) finish(new Error('the client closed the connection before the response ended'));
   });
+  return {
+    write(chunk) {
+      bytes += chunk.length;
+      if (bytes > limit) {
+        finish(new Error(`${what} is larger than the proxy's ${limit} bytes`));
+        return false;
+      }
+      if (onWritten !== undefined) writing.push(chunk);
+      return sink.write(chunk, onWritten);
+    },
+    end: () => void sink.end(() => finish()),
+    fail: (error) => finish(error),
+  };
+}
+
+/** Writes `source` into `sink` with backpressure, counted and capped as cappedSink says. */
+export function relay(source: Readable, sink: Writable, limit: number, what: string, onEnd: (end: RelayEnd) => void, written?: (chunk: Buffer) => void): void {
+  const onData = (chunk: Buffer): void => {
+    if (!capped.write(chunk)) source.pause();
+  };
+  const stop = (failed: boolean): void => {
+    source.off('data', onData);
+    if (failed) source.destroy();
+  };
+  const capped = cappedSink(sink, limit, what, onEnd, { resume: () => void source.resume(), stop }, written);
+  if (source.destroyed) return capped.fail(source.errored ?? new Error(`${what} ended before it could be relayed`));
+  source.on('data', onData);
+  source.once('end', () => capped.end());
+  source.once('error', (error) => capped.fail(error));
 }

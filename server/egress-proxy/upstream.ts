@@ -10,7 +10,7 @@ import { Readable, type Writable } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { pinnedLookup } from '../../src/host/network/node-network.js';
 import { regionReads, type RegionReads } from './read-regions.js';
-import type { RelayEnd } from './relay.js';
+import { cappedSink, type RelayEnd } from './relay.js';
 import { ChunkedDecoder, parseResponseHead, UpstreamProtocolError, type ResponseHead } from './response-framing.js';
 
 export interface UpstreamRequest {
@@ -263,9 +263,9 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
   };
 }
 
-/** Where a body's bytes go once its consumer is known; `push` returns false when the socket should pause. */
+/** Where a body's bytes go once its consumer is known; `write` returns false when the socket should pause. */
 interface BodyOut {
-  push(chunk: Buffer): boolean;
+  write(chunk: Buffer): boolean;
   end(): void;
   fail(error: Error): void;
 }
@@ -294,8 +294,6 @@ class BodyReader {
   private queuedEnd = false;
   private failure: Error | undefined;
   private readable: Readable | undefined;
-  /** Chunks given to a sink whose writes are not done yet, in order (a sink calls back in write order). */
-  private readonly writing: Buffer[] = [];
 
   constructor(
     private readonly socket: Socket,
@@ -328,52 +326,18 @@ class BodyReader {
     // process (it finds the body destroyed, with `errored` telling why).
     readable.on('error', () => undefined);
     this.readable = readable;
-    this.attach({ push: (chunk) => readable.push(chunk), end: () => void readable.push(null), fail: (error) => void readable.destroy(error) });
+    this.attach({ write: (chunk) => readable.push(chunk), end: () => void readable.push(null), fail: (error) => void readable.destroy(error) });
     return readable;
   }
 
-  /** See UpstreamResponse.relayTo: the body's chunks go straight into `sink.write`. */
+  /** See UpstreamResponse.relayTo: the body's chunks go straight into the capped sink. */
   relayTo(sink: Writable, limit: number, what: string, onEnd: (end: RelayEnd) => void): void {
-    let bytes = 0;
-    let over = false;
-    const finish = (error?: Error): void => {
-      if (over) return;
-      over = true;
-      sink.off('drain', onDrain);
-      if (error !== undefined) {
-        this.abandon();
-        sink.destroy();
-      }
-      onEnd(error === undefined ? { bytes } : { bytes, error });
-    };
-    const onDrain = (): void => void (this.ended ? undefined : this.socket.resume());
-    sink.on('drain', onDrain);
-    sink.once('error', (error: Error) => finish(error));
-    sink.once('close', () => {
-      if (!sink.writableFinished) finish(new Error('the client closed the connection before the response ended'));
-    });
-    this.attach({
-      push: (chunk) => {
-        bytes += chunk.length;
-        if (bytes > limit) {
-          finish(new Error(`${what} is larger than the proxy's ${limit} bytes`));
-          return false;
-        }
-        this.writing.push(chunk);
-        // (Node's response corks its socket for the rest of the tick on each write: the head
-        // goes out with the first chunk in one writev.)
-        return sink.write(chunk, this.written);
-      },
-      end: () => void sink.end(() => finish()),
-      fail: (error) => finish(error),
-    });
+    // (Node's response corks its socket for the rest of the tick on each write: the head goes
+    // out with the first chunk in one writev.)
+    const resume = (): void => void (this.ended ? undefined : this.socket.resume());
+    const stop = (failed: boolean): void => void (failed ? this.abandon() : undefined);
+    this.attach(cappedSink(sink, limit, what, onEnd, { resume, stop }, (chunk) => this.reads.release(chunk)));
   }
-
-  /** A sink's write callback, one function for every chunk: the oldest chunk's bytes may be read into again. */
-  private readonly written = (): void => {
-    const chunk = this.writing.shift();
-    if (chunk !== undefined) this.reads.release(chunk);
-  };
 
   /** Bytes from the socket after the head. Throws UpstreamProtocolError on bad chunked framing. */
   write(chunk: Buffer): void {
@@ -427,7 +391,7 @@ class BodyReader {
     this.out = out;
     if (this.failure !== undefined) return out.fail(this.failure);
     let more = true;
-    for (const chunk of this.queued) more = out.push(chunk) && more;
+    for (const chunk of this.queued) more = out.write(chunk) && more;
     this.queued = [];
     if (this.queuedEnd) out.end();
     else if (more && !this.ended) this.socket.resume();
@@ -467,6 +431,6 @@ class BodyReader {
       // Until the consumer attaches (a turn of promises away), what arrives waits here.
       this.queued.push(chunk);
       this.socket.pause();
-    } else if (!out.push(chunk)) this.socket.pause();
+    } else if (!out.write(chunk)) this.socket.pause();
   }
 }
