@@ -1,8 +1,8 @@
 // The Node platform: sandbox workers are child processes from the warm pool; tool modules
 // are the ones in the wasm directory's manifest, compiled by each child itself.
 
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ModuleSpec } from '../../protocol/messages.js';
 import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
 import { ChildPool } from './spare-child.js';
@@ -30,6 +30,24 @@ export interface NodePlatformOptions {
 
 const pool = new ChildPool();
 
+/** pythonSnapshotFile's last answer and the Python worker script it was made for. */
+let snapshotMemo: { stamp: string; file: string } | undefined;
+
+/**
+ * pythonSnapshotFile(bundle), which hashes the Python worker script (~1 ms of this thread,
+ * more under load, on every create and fork): its answer holds while the script is the same
+ * file (path, size, mtime) and the snapshot is still there.
+ */
+function snapshotFor(bundle: string): string | undefined {
+  const script = join(dirname(bundle), 'python-worker.mjs');
+  const stat = statSync(script, { throwIfNoEntry: false });
+  const stamp = stat === undefined ? undefined : `${script}:${stat.size}:${stat.mtimeMs}`;
+  if (stamp !== undefined && snapshotMemo?.stamp === stamp && existsSync(snapshotMemo.file)) return snapshotMemo.file;
+  const file = pythonSnapshotFile(bundle);
+  snapshotMemo = stamp === undefined || file === undefined ? undefined : { stamp, file };
+  return file;
+}
+
 /** Ends the warm spare processes (for programs that want to exit at once). */
 export function drainWarmPool(): void {
   pool.drain();
@@ -42,7 +60,7 @@ export function nodePlatform(options: NodePlatformOptions = {}): Platform {
     network: nodeNetwork({ dnsServers: options.dnsServers }),
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
       const bundle = await kernelBundlePath();
-      const pythonSnapshot = pythonSnapshotFile(bundle);
+      const pythonSnapshot = snapshotFor(bundle);
       return pool.connect({ bundle, wasmDir, messageBytes: connectOptions.messageBytes, isolateNetwork: options.isolateNetwork !== false, pythonSnapshot, pythonInline: options.pythonMode === 'inline' }, connectOptions);
     },
     async modules(): Promise<ModuleSpec[]> {
