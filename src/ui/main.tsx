@@ -9,6 +9,6 @@ import { pageWorkspace, prestart, prestartWorkspace } from './boot.js';
 import './styles.css';
 
 prestart();
-const READ_WAIT_MS = 150;
+const READ_WAIT_MS = 100;
 const read = prestartWorkspace(pageWorkspace());
 void Promise.race([read, new Promise((resolve) => setTimeout(resolve, READ_WAIT_MS))]).then(() => import('./page.js'));
