@@ -2,12 +2,17 @@
 //! reading as soon as it has printed what was asked, so `yes | head -1` ends.
 
 use std::ffi::OsString;
-use std::io::{self, BufRead, Write};
+use std::io::{BufRead, Write};
 
 use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
-use common::io::{open_input, quote};
+use common::io::quote;
 use common::size::{parse_size, HEAD_SUFFIXES, SizeError};
-use common::{strerror, Io, UError};
+use common::{Io, UError};
+
+/// Opening, headers and failures shared with tail.
+#[path = "head/operands.rs"]
+pub mod operands;
+use operands::{each_block, Failure};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("c", 'c', "bytes", HasArg::Required),
@@ -130,50 +135,23 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut status = 0;
     let mut first = true;
     for file in &files {
-        let is_stdin = os_bytes(file) == b"-";
-        let display = if is_stdin { "standard input".to_string() } else { file.to_string_lossy().into_owned() };
-        let is_dir = !is_stdin && std::fs::metadata(file).map(|m| m.is_dir()).unwrap_or(false);
-        let mut input = if is_dir {
-            None
-        } else {
-            match open_input(file, &mut *io.stdin) {
-                Ok(i) => Some(i),
-                Err(e) => {
-                    io.error(format!("cannot open {} for reading: {}", quote(file), strerror(&e)));
-                    status = 1;
-                    continue;
-                }
+        let mut operand = match operands::open(file, &mut *io.stdin) {
+            Ok(o) => o,
+            Err(message) => {
+                io.error(message);
+                status = 1;
+                continue;
             }
         };
         if show_headers {
-            let header = format!("{}==> {} <==\n", if first { "" } else { "\n" }, display);
-            if let Err(e) = io.stdout.write_all(header.as_bytes()) {
-                return Err(UError::write(&e));
-            }
+            operands::header(io.stdout, &mut first, &operand.display)?;
         }
-        first = false;
-        let result = match input.as_mut() {
-            None => Err(Failure::Read(io::Error::from_raw_os_error(airlock_sys::errno::os::ISDIR))),
-            Some(i) => head(i.reader(), io.stdout, count, delimiter),
-        };
-        match result {
-            Ok(()) => {}
-            Err(Failure::Read(e)) => {
-                io.error(format!("error reading {}: {}", quote(OsString::from(&display).as_os_str()), strerror(&e)));
-                status = 1;
-            }
-            Err(Failure::Write(e)) => {
-                drop(input);
-                return Err(UError::write(&e));
-            }
-        }
+        let result = operands::read(operand.input.as_mut(), |i| head(i.reader(), io.stdout, count, delimiter));
+        let display = operand.display;
+        drop(operand.input);
+        status |= operands::report(io, result, &display)?;
     }
     Ok(status)
-}
-
-enum Failure {
-    Read(io::Error),
-    Write(io::Error),
 }
 
 fn head(reader: &mut dyn BufRead, out: &mut dyn Write, count: Count, delimiter: u8) -> Result<(), Failure> {
@@ -182,26 +160,6 @@ fn head(reader: &mut dyn BufRead, out: &mut dyn Write, count: Count, delimiter: 
         (false, false) => first_lines(reader, out, count.n, delimiter),
         (true, true) => all_but_last_bytes(reader, out, count.n),
         (false, true) => all_but_last_lines(reader, out, count.n, delimiter),
-    }
-}
-
-/// Calls `f` with each block the reader holds, consuming as much as `f` says; stops at EOF
-/// or when `f` returns `None`.
-fn each_block(reader: &mut dyn BufRead, mut f: impl FnMut(&[u8]) -> Result<Option<usize>, Failure>) -> Result<(), Failure> {
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Failure::Read(e)),
-        };
-        if buf.is_empty() {
-            return Ok(());
-        }
-        let len = buf.len();
-        match f(buf)? {
-            Some(used) => reader.consume(used.min(len)),
-            None => return Ok(()),
-        }
     }
 }
 

@@ -8,6 +8,8 @@ use common::args::{Command, HasArg, OptSpec, Parsed};
 use common::io::open_input;
 use common::{strerror, Io, UError};
 
+use crate::registry::cmd_head::operands::Failure;
+
 const SPEC: &[OptSpec] = &[
     OptSpec::both("0", '0', "zero", HasArg::No),
     OptSpec::both("h", 'h', "help", HasArg::No),
@@ -87,10 +89,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     Ok(status)
 }
 
-enum Failure {
-    Read(io::Error),
-    Write(io::Error),
-}
 
 /// Reverses each line; Ok(false) when an invalid sequence stopped it.
 fn rev(reader: &mut dyn BufRead, out: &mut dyn io::Write, eol: u8) -> Result<bool, Failure> {

@@ -9,12 +9,14 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::time::Duration;
 
 use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
-use common::io::{open_input, quote, Input};
+use common::io::{quote, Input};
 use common::size::{parse_size, HEAD_SUFFIXES, SizeError};
-use common::{strerror, Io, UError};
+use common::{Io, UError};
 
 #[path = "tail/follow.rs"]
 mod follow;
+
+use crate::registry::cmd_head::operands::{self, each_block, Failure};
 
 const SPEC: &[OptSpec] = &[
     OptSpec::both("c", 'c', "bytes", HasArg::Required),
@@ -204,47 +206,27 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut followed = Vec::new();
     let mut first = true;
     for file in &files {
-        let is_stdin = os_bytes(file) == b"-";
-        let display = if is_stdin { "standard input".to_string() } else { file.to_string_lossy().into_owned() };
-        let is_dir = !is_stdin && std::fs::metadata(file).map(|m| m.is_dir()).unwrap_or(false);
-        let mut input = if is_dir {
-            None
-        } else {
-            match open_input(file, &mut *io.stdin) {
-                Ok(i) => Some(i),
-                Err(e) => {
-                    io.error(format!("cannot open {} for reading: {}", quote(file), strerror(&e)));
-                    status = 1;
-                    if mode == FollowMode::Name && retry && !is_stdin {
-                        followed.push(follow::Followed::missing(file.clone(), display));
-                    }
-                    continue;
+        let mut operand = match operands::open(file, &mut *io.stdin) {
+            Ok(o) => o,
+            Err(message) => {
+                io.error(message);
+                status = 1;
+                if mode == FollowMode::Name && retry && os_bytes(file) != b"-" {
+                    followed.push(follow::Followed::missing(file.clone(), file.to_string_lossy().into_owned()));
                 }
+                continue;
             }
         };
         if show_headers {
-            let header = format!("{}==> {} <==\n", if first { "" } else { "\n" }, display);
-            if let Err(e) = io.stdout.write_all(header.as_bytes()) {
-                return Err(UError::write(&e));
-            }
+            operands::header(io.stdout, &mut first, &operand.display)?;
         }
-        first = false;
-        let result = match input.as_mut() {
-            None => Err(Failure::Read(io::Error::from_raw_os_error(airlock_sys::errno::os::ISDIR))),
-            Some(i) => tail(i, io.stdout, count, delimiter),
-        };
-        let opened = match input {
+        let result = operands::read(operand.input.as_mut(), |i| tail(i, io.stdout, count, delimiter));
+        let display = operand.display;
+        let opened = match operand.input {
             Some(Input::File(reader)) => Some(reader.into_inner()),
             _ => None,
         };
-        match result {
-            Ok(()) => {}
-            Err(Failure::Read(e)) => {
-                io.error(format!("error reading {}: {}", quote(OsString::from(&display).as_os_str()), strerror(&e)));
-                status = 1;
-            }
-            Err(Failure::Write(e)) => return Err(UError::write(&e)),
-        }
+        status |= operands::report(io, result, &display)?;
         if mode != FollowMode::None {
             if let Some(f) = opened {
                 if f.metadata().map(|m| m.is_file()).unwrap_or(false) {
@@ -261,11 +243,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     }
     let settings = follow::Settings { by_name: mode == FollowMode::Name, retry, sleep, show_headers };
     Ok(follow::follow(io, followed, settings, status))
-}
-
-pub enum Failure {
-    Read(io::Error),
-    Write(io::Error),
 }
 
 fn tail(input: &mut Input, out: &mut dyn Write, count: Count, delimiter: u8) -> Result<(), Failure> {
@@ -311,20 +288,11 @@ fn skip_lines(reader: &mut dyn BufRead, out: &mut dyn Write, n: u64, delimiter: 
 
 /// Copies the reader to `out`, dropping the first `drop(block)` bytes of each block.
 fn copy_rest(reader: &mut dyn BufRead, out: &mut dyn Write, mut drop: impl FnMut(&[u8]) -> usize) -> Result<(), Failure> {
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Failure::Read(e)),
-        };
-        if buf.is_empty() {
-            return Ok(());
-        }
+    each_block(reader, |buf| {
         let skipped = drop(buf);
         out.write_all(&buf[skipped..]).map_err(Failure::Write)?;
-        let len = buf.len();
-        reader.consume(len);
-    }
+        Ok(Some(buf.len()))
+    })
 }
 
 /// Where the last `n` lines of `buf` start (a final unterminated line counts as one).
@@ -354,24 +322,15 @@ fn tail_stream(reader: &mut dyn BufRead, out: &mut dyn Write, count: Count, deli
             last_lines_start(buf, count.n, delimiter)
         }
     };
-    loop {
-        let chunk = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Failure::Read(e)),
-        };
-        if chunk.is_empty() {
-            break;
-        }
+    each_block(reader, |chunk| {
         buf.extend_from_slice(chunk);
-        let len = chunk.len();
-        reader.consume(len);
         if buf.len() > threshold {
             let start = trim(&buf);
             buf.drain(..start);
             threshold = (buf.len() * 2).max(TRIM_AT);
         }
-    }
+        Ok(Some(chunk.len()))
+    })?;
     let start = trim(&buf);
     out.write_all(&buf[start..]).map_err(Failure::Write)
 }
