@@ -119,28 +119,26 @@ class TableWriter {
     this.view = new DataView(grown.buffer);
   }
 
+  private put(size: number, write: (view: DataView, at: number) => void): void {
+    this.room(size);
+    write(this.view, this.at);
+    this.at += size;
+  }
+
   u8(value: number): void {
-    this.room(1);
-    this.view.setUint8(this.at, value);
-    this.at += 1;
+    this.put(1, (view, at) => view.setUint8(at, value));
   }
 
   u32(value: number): void {
-    this.room(4);
-    this.view.setUint32(this.at, value, true);
-    this.at += 4;
+    this.put(4, (view, at) => view.setUint32(at, value, true));
   }
 
   f64(value: number): void {
-    this.room(8);
-    this.view.setFloat64(this.at, value, true);
-    this.at += 8;
+    this.put(8, (view, at) => view.setFloat64(at, value, true));
   }
 
   i64(value: bigint): void {
-    this.room(8);
-    this.view.setBigInt64(this.at, value, true);
-    this.at += 8;
+    this.put(8, (view, at) => view.setBigInt64(at, value, true));
   }
 
   string(value: string): void {
