@@ -9,10 +9,10 @@ mod parse;
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse as parse_args, Order, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::strftime::{format, Moment};
 use common::timefmt::{local_offset, local_zone, now};
-use common::Io;
+use common::{Io, UError};
 
 const SPEC: &str = "date,d: file,f: iso=I,iso-8601:: rfc-email,R rfc-email=rfc-822 rfc-email=rfc-2822 rfc-3339: reference,r: set,s: utc,u utc=universal utc=uct debug help version";
 
@@ -50,11 +50,9 @@ fn timespec_format(value: &[u8], option: &str, io: &mut Io) -> Result<String, i3
     Err(1)
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse_args(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const DATE: Command = Command::compact("date", SPEC, HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut date: Option<Vec<u8>> = None;
     let mut file: Option<OsString> = None;
     let mut reference: Option<OsString> = None;
@@ -62,79 +60,68 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut fmt: Option<String> = None;
     let mut utc = false;
     let mut operands = Vec::new();
-    for item in parsed {
+    DATE.options(&args, io, &mut |io, item| {
         match item {
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(help(&io.name).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("date").as_bytes());
-                return 0;
-            }
             Parsed::Opt { id: "date", value } => date = value.map(|v| os_bytes(&v).to_vec()),
             Parsed::Opt { id: "file", value } => file = value,
             Parsed::Opt { id: "reference", value } => reference = value,
             Parsed::Opt { id: "set", value } => set = value.map(|v| os_bytes(&v).to_vec()),
             Parsed::Opt { id: "utc", .. } => utc = true,
             Parsed::Opt { id: "debug", .. } => {
-                io.error("option not supported in the sandbox: --debug");
-                return 1;
+                return Err(UError::new(1, "option not supported in the sandbox: --debug"));
             }
             Parsed::Opt { id, value } => {
                 let new = match id {
                     "iso" => match value {
                         Some(v) => match timespec_format(os_bytes(&v), "iso-8601", io) {
                             Ok(f) => f,
-                            Err(status) => return status,
+                            Err(status) => return Err(UError::exit(status)),
                         },
                         None => "%Y-%m-%d".to_string(),
                     },
                     "rfc-3339" => match timespec_format(os_bytes(&value.unwrap_or_default()), "rfc-3339", io) {
                         Ok(f) => f,
-                        Err(status) => return status,
+                        Err(status) => return Err(UError::exit(status)),
                     },
                     _ => "%a, %d %b %Y %H:%M:%S %z".to_string(),
                 };
                 if fmt.is_some() {
-                    io.error("multiple output formats specified");
-                    return 1;
+                    return Err(UError::new(1, "multiple output formats specified"));
                 }
                 fmt = Some(new);
             }
             Parsed::Operand(o) => operands.push(os_bytes(&o).to_vec()),
         }
-    }
+        Ok(())
+    })?;
     let sources = date.is_some() as usize + file.is_some() as usize + reference.is_some() as usize;
     if sources > 1 || (set.is_some() && sources > 0) {
         io.error("the options to specify dates for printing are mutually exclusive");
         io.try_help();
-        return 1;
+        return Ok(1);
     }
     if operands.len() > 1 {
         io.error(format!("extra operand {}", q(&operands[1])));
         io.try_help();
-        return 1;
+        return Ok(1);
     }
     if let Some(op) = operands.first() {
         if op.first() == Some(&b'+') {
             if fmt.is_some() {
-                io.error("multiple output formats specified");
-                return 1;
+                return Err(UError::new(1, "multiple output formats specified"));
             }
             fmt = Some(String::from_utf8_lossy(&op[1..]).into_owned());
         } else if sources > 0 || set.is_some() {
             io.error(format!("the argument {} lacks a leading '+';\nwhen using an option to specify date(s), any non-option\nargument must be a format string beginning with '+'", q(op)));
             io.try_help();
-            return 1;
+            return Ok(1);
         } else {
             set = Some(op.clone());
         }
     }
     if set.is_some() {
         // The sandbox's clock belongs to the host.
-        io.error("cannot set date: Operation not permitted");
-        return 1;
+        return Err(UError::new(1, "cannot set date: Operation not permitted"));
     }
     let (offset, zone) = if utc { (0, "UTC".to_string()) } else { (local_offset(), local_zone()) };
     let fmt = fmt.unwrap_or_else(|| DEFAULT_FORMAT.to_string());
@@ -143,28 +130,24 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         return match common::fsext::metadata(std::path::Path::new(&path), true) {
             Ok(meta) => {
                 let (secs, nanos) = common::timefmt::split_ns(meta.mtime_ns);
-                printer.print(io, secs, nanos)
+                Ok(printer.print(io, secs, nanos))
             }
-            Err(e) => {
-                io.error(format!("{}: {}", path.to_string_lossy(), common::strerror(&e)));
-                1
-            }
+            Err(e) => Err(UError::io(1, path.to_string_lossy(), &e)),
         };
     }
     if let Some(path) = file {
-        return from_file(io, &path, &printer);
+        return Ok(from_file(io, &path, &printer));
     }
     let when = match date {
         Some(text) => match parse::parse(&text, now(), offset) {
             Some(t) => t,
             None => {
-                io.error(format!("invalid date {}", q(&text)));
-                return 1;
+                return Err(UError::new(1, format!("invalid date {}", q(&text))));
             }
         },
         None => now(),
     };
-    printer.print(io, when.0, when.1)
+    Ok(printer.print(io, when.0, when.1))
 }
 
 struct Printer {
@@ -238,9 +221,7 @@ fn from_file(io: &mut Io, path: &OsString, printer: &Printer) -> i32 {
     status
 }
 
-fn help(name: &str) -> String {
-    format!(
-        "Usage: {0} [OPTION]... [+FORMAT]\n  or:  {0} [-u|--utc|--universal] [MMDDhhmm[[CC]YY][.ss]]\nDisplay date and time in the given FORMAT.\nWith -s, or with [MMDDhhmm[[CC]YY][.ss]], set the date and time.\n\n\
+const HELP: &str = "Usage: {name} [OPTION]... [+FORMAT]\n  or:  {name} [-u|--utc|--universal] [MMDDhhmm[[CC]YY][.ss]]\nDisplay date and time in the given FORMAT.\nWith -s, or with [MMDDhhmm[[CC]YY][.ss]], set the date and time.\n\n\
 Mandatory arguments to long options are mandatory for short options too.\n\
   -d, --date=STRING          display time described by STRING, not 'now'\n\
   -f, --file=DATEFILE        like --date; once for each line of DATEFILE\n\
@@ -257,7 +238,4 @@ Mandatory arguments to long options are mandatory for short options too.\n\
       --version     output version information and exit\n\n\
 FORMAT controls the output; it is interpreted like strftime(3) with GNU's flags\n\
 (-, _, 0, ^, #), field widths, %N precision and %:z, %::z, %:::z.\n\
-The sandbox has no timezone database: TZ may be UTC or a fixed offset such as EST5.\n",
-        name
-    )
-}
+The sandbox has no timezone database: TZ may be UTC or a fixed offset such as EST5.\n";

@@ -10,10 +10,10 @@ use std::ffi::OsString;
 use num_bigint::BigInt;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use common::args::{bytes_os, os_bytes, parse, Order, Parsed};
+use common::args::{bytes_os, os_bytes, Command, Parsed};
 use common::cformat;
 use common::io::quote;
-use common::Io;
+use common::{Io, UError};
 
 #[path = "numfmt/options.rs"]
 mod options;
@@ -39,38 +39,29 @@ struct Number {
 /// Why a field could not be converted (the message, already worded).
 struct Failure(String);
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], &common::args::table(options::SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+const NUMFMT: Command = Command::compact("numfmt", options::SPEC, options::HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut numbers: Vec<Vec<u8>> = Vec::new();
     let mut opts = Options::default();
-    for item in parsed {
+    NUMFMT.options(&args, io, &mut |io, item| {
         match item {
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(options::help(&io.name).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("numfmt").as_bytes());
-                return 0;
-            }
             Parsed::Opt { id, value } => {
                 if let Err(message) = opts.set(id, value.map(|v| os_bytes(&v).to_vec())) {
                     io.error(&message);
                     if message.starts_with("invalid argument") || message.starts_with("fields") || message.starts_with("invalid field") || message.starts_with("invalid decreasing") {
                         io.try_help();
                     }
-                    return 1;
+                    return Err(UError::exit(1));
                 }
             }
             Parsed::Operand(n) => numbers.push(os_bytes(&n).to_vec()),
         }
-    }
+        Ok(())
+    })?;
     if let Err(message) = opts.finish() {
         io.error(message);
-        return 1;
+        return Ok(1);
     }
     let mut all_valid = true;
     let mut out = Vec::new();
@@ -80,7 +71,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 Ok(valid) => all_valid &= valid,
                 Err(()) => {
                     let _ = io.out(&out);
-                    return CONVERSION_FAILED;
+                    return Ok(CONVERSION_FAILED);
                 }
             }
             out.push(opts.line_delim);
@@ -96,8 +87,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 Ok(0) => break,
                 Ok(_) => {}
                 Err(e) => {
-                    io.error(format!("error reading input: {}", common::strerror(&e)));
-                    return 1;
+                    return Err(UError::new(1, format!("error reading input: {}", common::strerror(&e))));
                 }
             }
             if header > 0 {
@@ -113,22 +103,22 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 Ok(valid) => all_valid &= valid,
                 Err(()) => {
                     let _ = io.out(&out);
-                    return CONVERSION_FAILED;
+                    return Ok(CONVERSION_FAILED);
                 }
             }
             if newline {
                 out.push(opts.line_delim);
             }
             if io.out(&out).is_err() {
-                return 0;
+                return Ok(0);
             }
             out.clear();
         }
     }
     if !all_valid && matches!(opts.invalid, Invalid::Abort | Invalid::Fail) {
-        return CONVERSION_FAILED;
+        return Ok(CONVERSION_FAILED);
     }
-    0
+    Ok(0)
 }
 
 /// Converts the chosen fields of one line into `out`. Ok(false): some field failed but
