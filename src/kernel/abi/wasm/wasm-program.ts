@@ -1,25 +1,36 @@
-// An asyncified wasm program: every process is a fresh instance of the compiled module with
-// its own zeroed linear memory (from the sandbox's pool), the imports the kernel builds for
-// it, and the asyncify data buffer allocated by the program itself before `_start`
+// An asyncified wasm program: every process runs in an instance of the compiled module that
+// is as if fresh — its memory holding only the data segments, the imports the kernel builds
+// for it, and the asyncify data buffer allocated by the program itself before `_start`
 // (docs/architecture.md §2). Every way the instance can end — proc_exit, a kill, a trap, the
 // memory limit — becomes the process's status.
 //
 // Instantiating is most of what starting a small process costs (measured: ≈0.25 ms for
 // coreutils, almost all of it V8 filling the 1,406-entry function table, and ≈0.1 ms to
-// zero its 1.7 MB memory), so a program that has run keeps SPARES instances made ahead, in
-// turns the sandbox would otherwise spend idle: a spare is a fresh instance that no process
-// has run, given its process when one starts.
+// zero its 1.7 MB memory). So an instance whose process has ended is kept and restored to
+// its image after instantiation (instance-image.ts: ≈0.03 ms) for the next process, when
+// the module allows it; and a program that has run keeps SPARES instances ready, made or
+// restored in turns the sandbox would otherwise spend idle.
 
 import { endOf, type EndReason } from '../../proc/exit.js';
 import type { Process } from '../../proc/process.js';
 import type { Program, RunEnvironment } from '../../proc/process.js';
 import { macrotask } from '../../proc/scheduler.js';
 import { AsyncifyRunner, type AsyncifyExports } from './asyncify.js';
+import { InstanceImage } from './instance-image.js';
 import { WASM_PAGE, type MemoryPool } from './memory-pool.js';
 
 export const DEFAULT_ASYNCIFY_BYTES = 256 * 1024;
-/** Instances a program keeps made ahead once it has run. */
+/** Instances a program keeps ready once it has run. */
 const SPARES = 2;
+/** Instances a program keeps while no process runs in them (ready or to restore). */
+const MAX_IDLE = 4;
+/**
+ * An instance whose memory grew past this is not reused: restoring it would cost about
+ * what a new one does, and it would keep the memory.
+ */
+const MAX_REUSED_BYTES = 4 * 1024 * 1024;
+/** asyncify_get_state() when the program is neither unwinding nor rewinding. */
+const ASYNCIFY_NORMAL = 0;
 
 /** An instance's imports, acting for the process bind() gives them, and its asyncify runner. */
 export interface ProcessImports {
@@ -39,8 +50,8 @@ export interface WasmRuntime {
 
 type ProgramExports = AsyncifyExports & { _start: () => void; airlock_alloc: (size: number) => number };
 
-/** An instance made ahead, ready to become a process. */
-interface Spare {
+/** An instance with its memory and imports: ready to become a process, running one, or ended. */
+interface Instance {
   memory: WebAssembly.Memory;
   maxPages: number;
   runner: AsyncifyRunner;
@@ -56,7 +67,12 @@ export class MemoryLimitError extends Error {
 }
 
 export class WasmProgram implements Program {
-  private readonly spares: Spare[] = [];
+  /** Instances no process has run since they were made or restored. */
+  private readonly spares: Instance[] = [];
+  /** Instances whose process has ended, restored before another process gets one. */
+  private readonly ended: Instance[] = [];
+  /** A fresh instance's image, once one was made; null: this module's instances are not reused. */
+  private image: InstanceImage | undefined | null;
   private refilling = false;
 
   constructor(
@@ -67,58 +83,100 @@ export class WasmProgram implements Program {
     readonly memoryMinPages: number,
     /** Bytes reserved for saved stacks while suspended. */
     readonly asyncifyBytes: number,
-    private readonly runtime: WasmRuntime,
-  ) {}
+    readonly runtime: WasmRuntime,
+  ) {
+    this.image = InstanceImage.supports(module) ? undefined : null;
+  }
 
   async run(process: Process, environment: RunEnvironment): Promise<void> {
     const { memoryLimitBytes } = environment;
     const maxPages = Math.max(this.memoryMinPages, Math.floor(memoryLimitBytes / WASM_PAGE));
-    let memory: WebAssembly.Memory | undefined;
+    let running: Instance | undefined;
     // Where the program ends (synchronously, possibly inside another process's
     // Scheduler.driveUntil), so that its exit closes its descriptors at once.
     const conclude = (error: unknown): void => {
-      process.end(...this.statusOf(error, process, environment, memory, maxPages));
-      // A crashed process may have left its memory in any state; it is zeroed before reuse.
-      if (memory !== undefined) this.runtime.memories.give(memory, maxPages);
-      memory = undefined;
+      process.end(...this.statusOf(error, process, environment, running?.memory, maxPages));
+      if (running !== undefined) this.keepOrDrop(running);
+      running = undefined;
     };
     try {
       if (this.memoryMinPages * WASM_PAGE > memoryLimitBytes) throw new MemoryLimitError(memoryLimitBytes);
-      const spare = this.takeSpare(maxPages) ?? this.prepare(maxPages);
-      memory = spare.memory;
+      const instance = this.take(maxPages);
+      running = instance;
       this.refillSoon(maxPages);
-      spare.bind(process);
+      instance.bind(process);
       // After bind: the allocator's first call asks the clock (dlmalloc seeds itself).
-      const dataPtr = spare.exports.airlock_alloc(this.asyncifyBytes);
+      const dataPtr = instance.exports.airlock_alloc(this.asyncifyBytes);
       if (dataPtr === 0) throw new MemoryLimitError(memoryLimitBytes);
-      spare.runner.attach(spare.exports, memory, dataPtr, this.asyncifyBytes);
-      await spare.runner.run(() => spare.exports._start(), conclude).catch(() => undefined);
+      instance.runner.attach(instance.exports, instance.memory, dataPtr, this.asyncifyBytes);
+      await instance.runner.run(() => instance.exports._start(), conclude).catch(() => undefined);
     } catch (error) {
       conclude(error);
     }
   }
 
   /** A fresh instance with its memory, not yet any process's (it makes no call until then). */
-  private prepare(maxPages: number): Spare {
+  private prepare(maxPages: number): Instance {
     const memory = this.runtime.memories.take(this.memoryMinPages, maxPages);
     try {
       const { imports, bind, runner } = this.runtime.imports(memory);
-      const exports = new WebAssembly.Instance(this.module, imports).exports as unknown as ProgramExports;
-      return { memory, maxPages, runner, exports, bind };
+      const exports = new WebAssembly.Instance(this.module, imports).exports;
+      if (this.image === undefined) this.image = InstanceImage.of(exports, memory);
+      return { memory, maxPages, runner, exports: exports as unknown as ProgramExports, bind };
     } catch (error) {
       this.runtime.memories.give(memory, maxPages);
       throw error;
     }
   }
 
-  private takeSpare(maxPages: number): Spare | undefined {
-    const spare = this.spares.pop();
-    if (spare === undefined || spare.maxPages === maxPages) return spare;
-    this.runtime.memories.give(spare.memory, spare.maxPages);
+  /** An instance for a process: a ready one, else an ended one restored, else a new one. */
+  private take(maxPages: number): Instance {
+    const ready = this.popFitting(this.spares, maxPages);
+    if (ready !== undefined) return ready;
+    const ended = this.popFitting(this.ended, maxPages);
+    if (ended === undefined) return this.prepare(maxPages);
+    this.restore(ended);
+    return ended;
+  }
+
+  /** The last instance of `list` made for `maxPages`; others met on the way are dropped (the limit changed). */
+  private popFitting(list: Instance[], maxPages: number): Instance | undefined {
+    for (let instance = list.pop(); instance !== undefined; instance = list.pop()) {
+      if (instance.maxPages === maxPages) return instance;
+      this.drop(instance);
+    }
     return undefined;
   }
 
-  /** Makes spares, one per macrotask, so that host messages and other work go first. */
+  /**
+   * Keeps the instance of a process that has ended for a later one, if it can be restored:
+   * whatever way the process ended (a crash may have left its memory and stack pointer in
+   * any state: the restore puts back all of it), but not in the middle of an unwind or a
+   * rewind, whose state is not reset.
+   */
+  private keepOrDrop(instance: Instance): void {
+    const restorable =
+      this.image instanceof InstanceImage &&
+      this.spares.length + this.ended.length < MAX_IDLE &&
+      instance.memory.buffer.byteLength <= MAX_REUSED_BYTES &&
+      instance.exports.asyncify_get_state() === ASYNCIFY_NORMAL;
+    if (restorable) this.ended.push(instance);
+    else this.drop(instance);
+  }
+
+  private restore(instance: Instance): void {
+    (this.image as InstanceImage).restore(instance.exports as unknown as WebAssembly.Exports, instance.memory);
+  }
+
+  /** Gives up an instance: its memory goes back to the pool (zeroed when taken again). */
+  private drop(instance: Instance): void {
+    this.runtime.memories.give(instance.memory, instance.maxPages);
+  }
+
+  /**
+   * Makes spares ready, one per macrotask so that host messages and other work go first:
+   * an ended instance restored if there is one (cheap), else a new one.
+   */
   private refillSoon(maxPages: number): void {
     if (this.refilling) return;
     this.refilling = true;
@@ -128,7 +186,9 @@ export class WasmProgram implements Program {
         return;
       }
       try {
-        this.spares.push(this.prepare(maxPages));
+        const ended = this.popFitting(this.ended, maxPages);
+        if (ended !== undefined) this.restore(ended);
+        this.spares.push(ended ?? this.prepare(maxPages));
       } catch {
         // Out of memory now: the next process makes its instance itself, and says why.
         this.refilling = false;
