@@ -6,22 +6,13 @@
 use std::ffi::OsString;
 use std::io;
 
-use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::{open_input, quote, Input};
 use common::{strerror, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::short("1", '1', HasArg::No),
-    OptSpec::short("2", '2', HasArg::No),
-    OptSpec::short("3", '3', HasArg::No),
-    OptSpec::long("check-order", "check-order", HasArg::No),
-    OptSpec::long("nocheck-order", "nocheck-order", HasArg::No),
-    OptSpec::long("output-delimiter", "output-delimiter", HasArg::Required),
-    OptSpec::long("total", "total", HasArg::No),
-    OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-];
+const SPEC: &str = "1 2 3 check-order nocheck-order output-delimiter: total z,zero-terminated";
 
-const COMM: Command = Command::new("comm", SPEC, HELP);
+const COMM: Command = Command::compact("comm", SPEC, HELP);
 
 const HELP: &str = "Usage: comm [OPTION]... FILE1 FILE2
 Compare sorted files FILE1 and FILE2 line by line.

@@ -11,46 +11,16 @@ use common::fsops::{set_times, SetTime};
 use common::io::quote;
 use common::targets::join;
 use common::timefmt::split_ns;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
 /// Destination planning shared with mv, ln and install.
 #[path = "cp/dest.rs"]
 pub mod dest;
 use dest::Plan;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("archive", 'a', "archive"),
-    OptSpec::long("attributes-only", "attributes-only", HasArg::No),
-    OptSpec::long("backup", "backup", HasArg::Optional),
-    OptSpec::short("backup", 'b', HasArg::No),
-    OptSpec::short("d", 'd', HasArg::No),
-    OptSpec::flag("force", 'f', "force"),
-    OptSpec::flag("interactive", 'i', "interactive"),
-    OptSpec::short("H", 'H', HasArg::No),
-    OptSpec::flag("link", 'l', "link"),
-    OptSpec::flag("dereference", 'L', "dereference"),
-    OptSpec::flag("no-clobber", 'n', "no-clobber"),
-    OptSpec::flag("no-dereference", 'P', "no-dereference"),
-    OptSpec::short("p", 'p', HasArg::No),
-    OptSpec::long("preserve", "preserve", HasArg::Optional),
-    OptSpec::long("no-preserve", "no-preserve", HasArg::Required),
-    OptSpec::long("parents", "parents", HasArg::No),
-    OptSpec::flag("recursive", 'R', "recursive"),
-    OptSpec::short("recursive", 'r', HasArg::No),
-    OptSpec::long("remove-destination", "remove-destination", HasArg::No),
-    OptSpec::long("sparse", "sparse", HasArg::Required),
-    OptSpec::long("reflink", "reflink", HasArg::Optional),
-    OptSpec::long("strip-trailing-slashes", "strip-trailing-slashes", HasArg::No),
-    OptSpec::flag("symbolic-link", 's', "symbolic-link"),
-    OptSpec::both("suffix", 'S', "suffix", HasArg::Required),
-    OptSpec::both("target-directory", 't', "target-directory", HasArg::Required),
-    OptSpec::flag("no-target-directory", 'T', "no-target-directory"),
-    OptSpec::flag("update", 'u', "update"),
-    OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::flag("one-file-system", 'x', "one-file-system"),
-];
+const SPEC: &str = "archive,a attributes-only backup:: backup=b d force,f interactive,i H link,l dereference,L no-clobber,n no-dereference,P p preserve:: no-preserve: parents recursive,R recursive=r remove-destination sparse: reflink:: strip-trailing-slashes symbolic-link,s suffix,S: target-directory,t: no-target-directory,T update,u verbose,v one-file-system,x";
 
-const CP: Command = Command::new("cp", SPEC, HELP);
+const CP: Command = Command::compact("cp", SPEC, HELP);
 
 const HELP: &str = "Usage: cp [OPTION]... [-T] SOURCE DEST
   or:  cp [OPTION]... SOURCE... DIRECTORY

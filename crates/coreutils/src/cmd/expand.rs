@@ -4,18 +4,15 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, HasArg, Parsed};
+use common::args::{os_bytes, Parsed};
 use common::tabstops::{pump, take_obsolete, Failure, TabStops};
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("initial", 'i', "initial"),
-    OptSpec::both("tabs", 't', "tabs", HasArg::Required),
-];
+const SPEC: &str = "initial,i tabs,t:";
 
 const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert tabs in each FILE to spaces, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -i, --initial    do not convert tabs after non blanks\n  -t, --tabs=N     have tabs N characters apart, not 8\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const EXPAND: Command = Command::new("expand", SPEC, HELP);
+const EXPAND: Command = Command::compact("expand", SPEC, HELP);
 
 pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let obsolete = take_obsolete(&mut args);

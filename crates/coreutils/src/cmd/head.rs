@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
-use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::quote;
 use common::size::{parse_size, HEAD_SUFFIXES, SizeError};
 use common::{Io, UError};
@@ -14,16 +14,9 @@ use common::{Io, UError};
 pub mod operands;
 use operands::{each_block, Failure};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("c", 'c', "bytes", HasArg::Required),
-    OptSpec::both("n", 'n', "lines", HasArg::Required),
-    OptSpec::both("q", 'q', "quiet", HasArg::No),
-    OptSpec::long("q", "silent", HasArg::No),
-    OptSpec::both("v", 'v', "verbose", HasArg::No),
-    OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-];
+const SPEC: &str = "c,bytes: n,lines: q,quiet q=silent v,verbose z,zero-terminated";
 
-const HEAD: Command = Command::new("head", SPEC, HELP);
+const HEAD: Command = Command::compact("head", SPEC, HELP);
 
 const HELP: &str = "Usage: head [OPTION]... [FILE]...
 Print the first 10 lines of each FILE to standard output.

@@ -10,30 +10,13 @@ use common::fsops::{set_times, SetTime};
 use common::io::quote;
 use common::modes::ModeChange;
 use common::timefmt::split_ns;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
 use crate::registry::cmd_cp::dest::{self, Plan};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::long("backup", "backup", HasArg::Optional),
-    OptSpec::short("backup", 'b', HasArg::No),
-    OptSpec::short("c", 'c', HasArg::No),
-    OptSpec::flag("compare", 'C', "compare"),
-    OptSpec::flag("directory", 'd', "directory"),
-    OptSpec::short("D", 'D', HasArg::No),
-    OptSpec::both("group", 'g', "group", HasArg::Required),
-    OptSpec::both("mode", 'm', "mode", HasArg::Required),
-    OptSpec::both("owner", 'o', "owner", HasArg::Required),
-    OptSpec::flag("preserve-timestamps", 'p', "preserve-timestamps"),
-    OptSpec::flag("strip", 's', "strip"),
-    OptSpec::long("strip-program", "strip-program", HasArg::Required),
-    OptSpec::both("suffix", 'S', "suffix", HasArg::Required),
-    OptSpec::both("target-directory", 't', "target-directory", HasArg::Required),
-    OptSpec::flag("no-target-directory", 'T', "no-target-directory"),
-    OptSpec::flag("verbose", 'v', "verbose"),
-];
+const SPEC: &str = "backup:: backup=b c compare,C directory,d D group,g: mode,m: owner,o: preserve-timestamps,p strip,s strip-program: suffix,S: target-directory,t: no-target-directory,T verbose,v";
 
-const INSTALL: Command = Command::new("install", SPEC, HELP);
+const INSTALL: Command = Command::compact("install", SPEC, HELP);
 
 const HELP: &str = "Usage: install [OPTION]... [-T] SOURCE DEST
   or:  install [OPTION]... SOURCE... DIRECTORY

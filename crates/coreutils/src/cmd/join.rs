@@ -7,27 +7,13 @@
 use std::ffi::OsString;
 use std::io::{self, Write};
 
-use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::{open_input, quote, Input};
 use common::{strerror, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::short("a", 'a', HasArg::Required),
-    OptSpec::short("e", 'e', HasArg::Required),
-    OptSpec::both("i", 'i', "ignore-case", HasArg::No),
-    OptSpec::short("j", 'j', HasArg::Required),
-    OptSpec::short("o", 'o', HasArg::Required),
-    OptSpec::short("t", 't', HasArg::Required),
-    OptSpec::short("v", 'v', HasArg::Required),
-    OptSpec::short("1", '1', HasArg::Required),
-    OptSpec::short("2", '2', HasArg::Required),
-    OptSpec::long("check-order", "check-order", HasArg::No),
-    OptSpec::long("nocheck-order", "nocheck-order", HasArg::No),
-    OptSpec::long("header", "header", HasArg::No),
-    OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-];
+const SPEC: &str = "a: e: i,ignore-case j: o: t: v: 1: 2: check-order nocheck-order header z,zero-terminated";
 
-const JOIN: Command = Command::new("join", SPEC, HELP);
+const JOIN: Command = Command::compact("join", SPEC, HELP);
 
 const HELP: &str = "Usage: join [OPTION]... FILE1 FILE2
 For each pair of input lines with identical join fields, write a line to

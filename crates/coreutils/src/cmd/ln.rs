@@ -7,29 +7,13 @@ use std::path::{Path, PathBuf};
 use common::args::Command;
 use common::canon::{canonicalize, relative_to, Missing};
 use common::io::quote;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
 use crate::registry::cmd_cp::dest::{self, Plan};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::long("backup", "backup", HasArg::Optional),
-    OptSpec::short("backup", 'b', HasArg::No),
-    OptSpec::flag("directory", 'd', "directory"),
-    OptSpec::short("directory", 'F', HasArg::No),
-    OptSpec::flag("force", 'f', "force"),
-    OptSpec::flag("interactive", 'i', "interactive"),
-    OptSpec::flag("logical", 'L', "logical"),
-    OptSpec::flag("no-dereference", 'n', "no-dereference"),
-    OptSpec::flag("physical", 'P', "physical"),
-    OptSpec::flag("relative", 'r', "relative"),
-    OptSpec::flag("symbolic", 's', "symbolic"),
-    OptSpec::both("suffix", 'S', "suffix", HasArg::Required),
-    OptSpec::both("target-directory", 't', "target-directory", HasArg::Required),
-    OptSpec::flag("no-target-directory", 'T', "no-target-directory"),
-    OptSpec::flag("verbose", 'v', "verbose"),
-];
+const SPEC: &str = "backup:: backup=b directory,d directory=F force,f interactive,i logical,L no-dereference,n physical,P relative,r symbolic,s suffix,S: target-directory,t: no-target-directory,T verbose,v";
 
-const LN: Command = Command::new("ln", SPEC, HELP);
+const LN: Command = Command::compact("ln", SPEC, HELP);
 
 const HELP: &str = "Usage: ln [OPTION]... [-T] TARGET LINK_NAME
   or:  ln [OPTION]... TARGET

@@ -7,26 +7,13 @@ use std::path::Path;
 use common::args::Command;
 use common::canon::{canonicalize, Missing};
 use common::io::quote;
-use common::{strerror, HasArg, Io, OptSpec, Parsed, UError};
+use common::{strerror, Io, Parsed, UError};
 
 use crate::registry::cmd_cp::dest::{self, Plan};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::long("backup", "backup", HasArg::Optional),
-    OptSpec::short("backup", 'b', HasArg::No),
-    OptSpec::flag("force", 'f', "force"),
-    OptSpec::flag("interactive", 'i', "interactive"),
-    OptSpec::flag("no-clobber", 'n', "no-clobber"),
-    OptSpec::long("strip-trailing-slashes", "strip-trailing-slashes", HasArg::No),
-    OptSpec::both("suffix", 'S', "suffix", HasArg::Required),
-    OptSpec::both("target-directory", 't', "target-directory", HasArg::Required),
-    OptSpec::flag("no-target-directory", 'T', "no-target-directory"),
-    OptSpec::flag("update", 'u', "update"),
-    OptSpec::flag("verbose", 'v', "verbose"),
-    OptSpec::short("context", 'Z', HasArg::No),
-];
+const SPEC: &str = "backup:: backup=b force,f interactive,i no-clobber,n strip-trailing-slashes suffix,S: target-directory,t: no-target-directory,T update,u verbose,v context=Z";
 
-const MV: Command = Command::new("mv", SPEC, HELP);
+const MV: Command = Command::compact("mv", SPEC, HELP);
 
 const HELP: &str = "Usage: mv [OPTION]... [-T] SOURCE DEST
   or:  mv [OPTION]... SOURCE... DIRECTORY

@@ -4,19 +4,15 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{Command, HasArg, OptSpec, Parsed};
+use common::args::{Command, Parsed};
 use common::io::open_input;
 use common::{strerror, Io, UError};
 
 use crate::registry::cmd_head::operands::Failure;
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("0", '0', "zero", HasArg::No),
-    OptSpec::both("h", 'h', "help", HasArg::No),
-    OptSpec::both("V", 'V', "version", HasArg::No),
-];
+const SPEC: &str = "0,zero h,help V,version";
 
-const REV: Command = Command::new("rev", SPEC, HELP);
+const REV: Command = Command::compact("rev", SPEC, HELP);
 
 const HELP: &str = "
 Usage:

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
-use common::args::{self, os_bytes, Command, HasArg, OptSpec, Order, Parsed};
+use common::args::{self, os_bytes, Command, Order, Parsed};
 use common::io::{open_input, quote};
 use common::{strerror, Io, UError};
 
@@ -19,40 +19,9 @@ mod keys;
 
 use keys::{Key, RandomSalt};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("b", 'b', "ignore-leading-blanks"),
-    OptSpec::flag("d", 'd', "dictionary-order"),
-    OptSpec::flag("f", 'f', "ignore-case"),
-    OptSpec::flag("g", 'g', "general-numeric-sort"),
-    OptSpec::flag("i", 'i', "ignore-nonprinting"),
-    OptSpec::flag("M", 'M', "month-sort"),
-    OptSpec::flag("h", 'h', "human-numeric-sort"),
-    OptSpec::flag("n", 'n', "numeric-sort"),
-    OptSpec::flag("R", 'R', "random-sort"),
-    OptSpec::long("random-source", "random-source", HasArg::Required),
-    OptSpec::flag("r", 'r', "reverse"),
-    OptSpec::long("sort", "sort", HasArg::Required),
-    OptSpec::flag("V", 'V', "version-sort"),
-    OptSpec::long("batch-size", "batch-size", HasArg::Required),
-    OptSpec::short("c", 'c', HasArg::No),
-    OptSpec::long("check", "check", HasArg::Optional),
-    OptSpec::short("C", 'C', HasArg::No),
-    OptSpec::long("compress-program", "compress-program", HasArg::Required),
-    OptSpec::long("debug", "debug", HasArg::No),
-    OptSpec::long("files0-from", "files0-from", HasArg::Required),
-    OptSpec::both("k", 'k', "key", HasArg::Required),
-    OptSpec::flag("m", 'm', "merge"),
-    OptSpec::both("o", 'o', "output", HasArg::Required),
-    OptSpec::flag("s", 's', "stable"),
-    OptSpec::both("S", 'S', "buffer-size", HasArg::Required),
-    OptSpec::both("t", 't', "field-separator", HasArg::Required),
-    OptSpec::both("T", 'T', "temporary-directory", HasArg::Required),
-    OptSpec::long("parallel", "parallel", HasArg::Required),
-    OptSpec::flag("u", 'u', "unique"),
-    OptSpec::flag("z", 'z', "zero-terminated"),
-];
+const SPEC: &str = "b,ignore-leading-blanks d,dictionary-order f,ignore-case g,general-numeric-sort i,ignore-nonprinting M,month-sort h,human-numeric-sort n,numeric-sort R,random-sort random-source: r,reverse sort: V,version-sort batch-size: c check:: C compress-program: debug files0-from: k,key: m,merge o,output: s,stable S,buffer-size: t,field-separator: T,temporary-directory: parallel: u,unique z,zero-terminated";
 
-const SORT: Command = Command { usage_status: STATUS_TROUBLE, order: Order::Permute, ..Command::new("sort", SPEC, HELP) };
+const SORT: Command = Command { usage_status: STATUS_TROUBLE, order: Order::Permute, ..Command::compact("sort", SPEC, HELP) };
 
 const HELP: &str = "Usage: sort [OPTION]... [FILE]...
   or:  sort [OPTION]... --files0-from=F

@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::time::Duration;
 
-use common::args::{os_bytes, Command, HasArg, OptSpec, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::{quote, Input};
 use common::size::{parse_size, HEAD_SUFFIXES, SizeError};
 use common::{Io, UError};
@@ -18,23 +18,9 @@ mod follow;
 
 use crate::registry::cmd_head::operands::{self, each_block, Failure};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::both("c", 'c', "bytes", HasArg::Required),
-    OptSpec::short("f", 'f', HasArg::No),
-    OptSpec::long("follow", "follow", HasArg::Optional),
-    OptSpec::short("F", 'F', HasArg::No),
-    OptSpec::both("n", 'n', "lines", HasArg::Required),
-    OptSpec::long("max-unchanged-stats", "max-unchanged-stats", HasArg::Required),
-    OptSpec::long("pid", "pid", HasArg::Required),
-    OptSpec::both("q", 'q', "quiet", HasArg::No),
-    OptSpec::long("q", "silent", HasArg::No),
-    OptSpec::long("retry", "retry", HasArg::No),
-    OptSpec::both("s", 's', "sleep-interval", HasArg::Required),
-    OptSpec::both("v", 'v', "verbose", HasArg::No),
-    OptSpec::both("z", 'z', "zero-terminated", HasArg::No),
-];
+const SPEC: &str = "c,bytes: f follow:: F n,lines: max-unchanged-stats: pid: q,quiet q=silent retry s,sleep-interval: v,verbose z,zero-terminated";
 
-const TAIL: Command = Command::new("tail", SPEC, HELP);
+const TAIL: Command = Command::compact("tail", SPEC, HELP);
 
 const HELP: &str = "Usage: tail [OPTION]... [FILE]...
 Print the last 10 lines of each FILE to standard output.

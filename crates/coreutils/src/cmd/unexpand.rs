@@ -4,19 +4,15 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, HasArg, Parsed};
+use common::args::{os_bytes, Parsed};
 use common::tabstops::{pump, take_obsolete, Failure, TabStops};
-use common::{Command, Io, OptSpec, UError};
+use common::{Command, Io, UError};
 
-const SPEC: &[OptSpec] = &[
-    OptSpec::flag("all", 'a', "all"),
-    OptSpec::long("first-only", "first-only", HasArg::No),
-    OptSpec::both("tabs", 't', "tabs", HasArg::Required),
-];
+const SPEC: &str = "all,a first-only tabs,t:";
 
 const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert blanks in each FILE to tabs, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -a, --all        convert all blanks, instead of just initial blanks\n      --first-only  convert only leading sequences of blanks (overrides -a)\n  -t, --tabs=N     have tabs N characters apart instead of 8 (enables -a)\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const UNEXPAND: Command = Command::new("unexpand", SPEC, HELP);
+const UNEXPAND: Command = Command::compact("unexpand", SPEC, HELP);
 
 pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let obsolete = take_obsolete(&mut args);
