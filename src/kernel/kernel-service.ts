@@ -17,7 +17,7 @@ import {
 } from '../protocol/messages.js';
 import type { ChangeBatch, InodeRecord, MountEntry } from '../protocol/records.js';
 import { Kernel } from './kernel.js';
-import { loadImagePage } from './kernel-records.js';
+import { loadImagePage, warmImageLoading } from './kernel-records.js';
 import type { ImagePage } from '../protocol/fs-image.js';
 import type { ExternalProgram } from './sys/external-program.js';
 import type { ForeignWorkerFactory } from './abi/foreign/foreign-program.js';
@@ -235,6 +235,10 @@ export class KernelService implements KernelApi {
 
   async netBody(id: number, chunk: Uint8Array, done: boolean): Promise<void> {
     this.k.net.deliverBody(id, chunk, done);
+  }
+
+  async warmImageLoading(): Promise<void> {
+    warmImageLoading();
   }
 
   async loadImage(page: { records: InodeRecord[]; deleted: number[]; image?: ImagePage; shellState?: Uint8Array; last: boolean }): Promise<void> {

@@ -152,6 +152,8 @@ export interface KernelApi {
    * fragments as records.
    */
   loadImage(page: { records: InodeRecord[]; deleted: number[]; image?: ImagePage; shellState?: Uint8Array; last: boolean }): Promise<void>;
+  /** Runs the image's loading on a throwaway made-up image, so a fork's loads compiled code (a ready spare). */
+  warmImageLoading(): Promise<void>;
   /** The worker's own view of its realm's hardening (for diagnostics and tests). */
   selfCheck(): Promise<RealmReport>;
   /** The host's answer to a `net-request` event: the head, then the body in chunks. */

@@ -156,6 +156,9 @@ export class ChildConnection implements KernelConnection {
     const initialised = this.api.init(init);
     initialised.catch(() => undefined);
     this.initialised = initialised;
+    // And the image's loading, once, so that the fork's runs compiled (~0.5-1 ms of the
+    // child's CPU less at 1,000 files; only ready spares: ~1 MiB more of an idle child).
+    this.api.warmImageLoading().catch(() => undefined);
   }
 
   /** Calls `refill` once this child is set up or ends, whichever comes first. */
