@@ -90,10 +90,14 @@ export class SyscallGate {
   }
 }
 
+const unchanged = (value: number): number => value;
+
 /** Calls `fn`; a KernelError it throws, now or when it resumes, becomes its errno. */
 function invoke(fn: AnyImport, args: unknown[]): SyscallResult {
   try {
-    return mapResult(fn(...args), (value) => value, errnoOf);
+    const result = fn(...args);
+    // Most calls return at once: no mapping (and no closure) for those.
+    return typeof result === 'number' ? result : mapResult(result, unchanged, errnoOf);
   } catch (error) {
     return errnoOf(error);
   }
