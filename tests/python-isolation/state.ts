@@ -1,8 +1,11 @@
-// What one python3 run could leave for the next if interpreters were reused (issue 21):
+// What one python3 run could leave for the next when interpreters are reused (issue 21):
 // PLANT changes every kind of interpreter state it can reach, PROBE reports that state as
 // one JSON line. A fresh interpreter per run means PROBE prints the same line before and
 // after PLANT (src/host/node/python.test.ts in worker mode, python-inline.test.ts inline).
-// Both are plain Python, run with `python3 -c`.
+// PLANT's write to the private /lib makes a worker retire (interpreter-reset.ts), so
+// PLANT_REUSED, everything else, runs on a worker that is then reset and reused, which
+// src/host/node/python-reuse.test.ts checks with the kernel's trace (AIRLOCK_PYTHON_TRACE).
+// All are plain Python, run with `python3 -c`.
 
 import { expect } from 'vitest';
 import type { Sandbox } from '../../src/host/node/index.js';
@@ -10,8 +13,8 @@ import type { Sandbox } from '../../src/host/node/index.js';
 /** 16 bytes PLANT fills 16 MiB of memory with and PROBE counts in the interpreter's memory. */
 const PATTERN = 'bytes(range(0xa0, 0xb0))';
 
-export const PLANT = `
-import builtins, ctypes, json, os, signal, sys
+const PLANT_STATE = `
+import builtins, codecs, ctypes, gc, json, os, signal, sys, warnings
 import __main__
 __main__.PLANTED = 1
 builtins.PLANTED = 1
@@ -29,14 +32,35 @@ left_open = [open('/tmp/planted-open.txt', 'w'), os.open('/tmp/planted-fd.txt', 
 left_open[0].write('unflushed')
 signal.signal(signal.SIGINT, lambda *args: None)
 signal.signal(signal.SIGTERM, lambda *args: None)
+gc.disable()
+sys.setswitchinterval(0.5)
+os.umask(0o077)
+warnings.simplefilter('error')
+sys.dont_write_bytecode = True
+sys.set_int_max_str_digits(1000)
+codecs.register(lambda name: codecs.lookup('utf-8') if name == 'planted' else None)
+sys.stdout.write('')
+sys.stdin = None
+planted_memory = bytearray(${PATTERN} * (1 << 20))
+# Memory written through ctypes rather than as Python objects: 4 KiB of the pattern
+# in a 1 MiB block (PROBE scans the whole heap).
+scratch = ctypes.create_string_buffer(1 << 20)
+ctypes.memmove(ctypes.addressof(scratch), ${PATTERN} * 256, 4096)
+`;
+
+/** Every change that leaves the worker resettable (no MEMFS write). */
+export const PLANT_REUSED = `${PLANT_STATE}
+print('planted')
+`;
+
+export const PLANT = `${PLANT_STATE}
 with open('/lib/planted.txt', 'w') as private:
     private.write('planted')
-planted_memory = bytearray(${PATTERN} * (1 << 20))
 print('planted')
 `;
 
 export const PROBE = `
-import builtins, ctypes, json, os, signal, sys
+import builtins, codecs, ctypes, gc, json, os, signal, sys, warnings
 import __main__
 pattern = ${PATTERN}
 # The interpreter's memory up to a fresh 32 MiB block, in 1 MiB pieces: a reused instance
@@ -44,6 +68,11 @@ pattern = ${PATTERN}
 block = bytearray(32 << 20)
 top = ctypes.addressof((ctypes.c_char * len(block)).from_buffer(block)) + len(block)
 in_memory = sum(ctypes.string_at(at, min(1 << 20, top - at)).count(pattern) for at in range(0, top, 1 << 20))
+try:
+    codecs.lookup('planted')
+    planted_codec = True
+except LookupError:
+    planted_codec = False
 open_fds = []
 for fd in range(3, 64):
     try:
@@ -59,8 +88,29 @@ print(json.dumps({
     'env': os.environ.get('PLANTED'), 'cwd': os.getcwd(), 'open fds': open_fds,
     'SIGINT': repr(signal.getsignal(signal.SIGINT)), 'SIGTERM': repr(signal.getsignal(signal.SIGTERM)),
     'private file': os.path.exists('/lib/planted.txt'), 'pattern absent from memory': in_memory < 64,
+    'gc enabled': gc.isenabled(), 'switch interval': sys.getswitchinterval(), 'umask': os.umask(os.umask(0o022)),
+    'warning filters': len(warnings.filters), 'dont_write_bytecode': sys.dont_write_bytecode,
+    'int max str digits': sys.get_int_max_str_digits(), 'stdin': sys.stdin is not None,
+    'codec': planted_codec,
 }))
 `;
+
+/**
+ * The reused path: PROBE, PLANT_REUSED, PROBE with the kernel's trace on, expecting the
+ * last probe to run on the worker PLANT_REUSED ran on (reset, not re-created) and to print
+ * what the first printed.
+ */
+export async function expectNothingCarriedOverReused(sandbox: Sandbox): Promise<void> {
+  const env = { AIRLOCK_PYTHON_TRACE: '1' };
+  const run = (code: string) => sandbox.run(['python3', '-c', code], { timeoutMs: 120_000, env });
+  const before = await run(PROBE);
+  const planted = await run(PLANT_REUSED);
+  expect(planted.stdout).toBe('planted\n');
+  const after = await run(PROBE);
+  expect(after.stderr).toMatch(/^python3: reused interpreter \(process \d+ of its worker/);
+  expect(after.stdout).toBe(before.stdout);
+  expect(JSON.parse(before.stdout)).toMatchObject({ main: false, builtins: false, abs: 1, env: null, 'open fds': [], 'gc enabled': true, codec: false, 'pattern absent from memory': true });
+}
 
 /** Runs PROBE, PLANT, PROBE in `sandbox` and expects the two probes to agree, and clean. */
 export async function expectNothingCarriedOver(sandbox: Sandbox): Promise<void> {

@@ -95,6 +95,22 @@ const SEALED_IMPORTS = new Set([
   ...Object.keys(ALWAYS_REFUSED),
 ]);
 
+/**
+ * The sealed imports whose effects a reset (interpreter-reset.ts) cannot put back: timers,
+ * mmap, Emscripten's own pipes, ctypes callbacks (Emscripten's JS keeps the free table
+ * slots), name lookups (its DNS table), exit and abort, EM_ASM code, the runtime's keepalive
+ * counter. Every other sealed import changes only the wasm memory, Emscripten's descriptor
+ * table and node cache, the cwd (all restored), MEMFS (watched) or nothing; a call to any
+ * import outside that after the image was taken makes the worker unusable for another process.
+ */
+const UNRESTORABLE_IMPORTS = new Set([
+  'proc_exit', '__syscall_pipe', '_setitimer_js', '_mmap_js', '_munmap_js', '_msync_js', '_abort_js', 'exit',
+  '_emscripten_runtime_keepalive_clear', 'emscripten_runtime_keepalive_push', 'emscripten_runtime_keepalive_pop',
+  '__assert_fail', '_emscripten_log_formatted', 'emscripten_log_impl_js', 'emscripten_asm_const_int', 'fail_test',
+  'hiwire_invalid_ref_js', 'getaddrinfo', 'getnameinfo', 'getprotobyname', '_emscripten_lookup_name',
+  'ffi_closure_alloc_js', 'ffi_closure_free_js', 'ffi_prep_closure_loc_js',
+]);
+
 type ImportFunction = (...args: unknown[]) => unknown;
 
 function isPrimitive(value: unknown): boolean {
@@ -108,6 +124,25 @@ export class InterpreterSeal {
   private memoryLimit = Infinity;
   /** The first refused call, for the message the process ends with. */
   breach: SealBreach | undefined;
+  private tracking = false;
+  /** The imports called since trackImports() whose effects a reset cannot undo. */
+  readonly untrackedCalls = new Set<string>();
+
+  /** Starts (again) the account of imports a reset could not undo (interpreter-reset.ts). */
+  trackImports(): void {
+    this.tracking = true;
+    this.untrackedCalls.clear();
+  }
+
+  /**
+   * Opens the seal again for the next process of a worker whose interpreter was reset to
+   * its image, which holds nothing of the run the seal was closed for. Never after a breach.
+   */
+  reopen(): void {
+    if (this.breach !== undefined) throw new Error('a breached interpreter cannot be reopened');
+    this.closed = false;
+    this.memoryLimit = Infinity;
+  }
 
   get sealed(): boolean {
     return this.closed;
@@ -154,11 +189,13 @@ export class InterpreterSeal {
 
   private guard(name: string, original: ImportFunction): ImportFunction {
     const allowed = SEALED_IMPORTS.has(name);
+    const restorable = allowed && !UNRESTORABLE_IMPORTS.has(name);
     // A plain function: the wrapper passes on whatever `this` the glue calls it with.
     const seal = this;
     // Memory growth answers "no" past the limit, as Emscripten does at its own maximum.
     const call = name === 'emscripten_resize_heap' ? this.capGrowth(original) : name === 'emscripten_get_heap_max' ? this.capMaximum(original) : original;
     const guarded = function (this: unknown, ...args: unknown[]): unknown {
+      if (seal.tracking && !restorable) seal.untrackedCalls.add(name);
       if (!seal.closed) return call.apply(this, args);
       if (!allowed) seal.refuse(name, 'not callable once user code runs');
       for (const arg of args) if (!isPrimitive(arg)) seal.refuse(name, 'a JavaScript object was passed');

@@ -54,8 +54,9 @@ export class KernelClient {
     return this.call(request).value as T;
   }
 
-  ready(): StartInfo {
-    return this.value<StartInfo>({ op: 'ready' });
+  /** Asks for a process; `resetMs`: how long the reset before it took (reported by the trace). */
+  ready(resetMs?: number): StartInfo {
+    return this.value<StartInfo>({ op: 'ready', resetMs });
   }
 
   exit(status: number): void {
@@ -64,6 +65,11 @@ export class KernelClient {
 
   fatal(message: string): void {
     this.call({ op: 'fatal', message });
+  }
+
+  /** Tells the kernel this worker serves no further process, and why (it is then terminated). */
+  retire(reason: string): void {
+    this.call({ op: 'retire', reason });
   }
 
   open(path: string, flags: OpenFlags, mode: number): number {

@@ -54,7 +54,7 @@ export interface WireNetRequest {
 
 /** A request; a payload (write data, request body) travels beside it as bytes. */
 export type PythonRequest =
-  | { op: 'ready' }
+  | { op: 'ready'; resetMs?: number }
   | { op: 'exit'; status: number }
   | { op: 'open'; path: string; flags: OpenFlags; mode: number }
   | { op: 'close'; fd: number }
@@ -90,6 +90,8 @@ export type PythonRequest =
   | { op: 'netClose'; handle: number }
   /** The worker's snapshot, when it was asked to make one (data: the bytes, in parts). */
   | { op: 'snapshotPart'; offset: number; total: number }
+  /** After an exit: the interpreter cannot be reset for another process (interpreter-reset.ts); the worker ends. */
+  | { op: 'retire'; reason: string }
   /** Something went wrong inside the worker before or outside Python (shown on stderr). */
   | { op: 'fatal'; message: string };
 

@@ -5,6 +5,7 @@
 // pyodide.ts's loadPyodide (pyodide 314.0.7) step by step, minus the loading.
 
 import { InterpreterSeal } from './interpreter-seal.js';
+import type { WasmParts } from './interpreter-reset.js';
 
 /** Pyodide's BUILD_ID for the pinned version (pyodide.mjs); pyodide-boot.test.ts checks it. */
 export const PYODIDE_BUILD_ID = '990c3b51a9722d62434de2bbc9643732658d488c1b6d467f22c1b6beba80d497';
@@ -51,6 +52,8 @@ interface EmscriptenModuleLike {
     chdir(path: string): void;
   };
   ENV: Record<string, string>;
+  /** Emscripten's in-memory filesystem (its operation tables are watched by a reset). */
+  MEMFS?: unknown;
   HEAPU32: Uint32Array;
   _Py_Version: number;
   addRunDependency(id: string): void;
@@ -86,6 +89,8 @@ export interface BootedPyodide {
   module: EmscriptenModuleLike;
   /** Closed before user code runs (interpreter-seal.ts). */
   seal: InterpreterSeal;
+  /** The instance and its GOT, for a reset to the state before a process (interpreter-reset.ts). */
+  wasm: WasmParts;
 }
 
 /**
@@ -118,6 +123,7 @@ export function withoutMessageChannel<T>(start: () => T): T {
 export async function bootPyodide(create: CreatePyodideModule, assets: PyodideAssets, options: BootOptions): Promise<BootedPyodide> {
   const buildId = await snapshotBuildId();
   const seal = new InterpreterSeal();
+  let wasm: WasmParts | undefined;
   const env: Record<string, string> = { HOME: '/home/user', PYTHONINSPECT: '1' };
   const config = {
     jsglobals: {},
@@ -180,7 +186,16 @@ export async function bootPyodide(create: CreatePyodideModule, assets: PyodideAs
       env.Jsv_GetError_import = () => marker;
       env.JsvError_Check = (value: unknown) => value === marker;
       seal.guardImports(imports);
-      void WebAssembly.instantiate(assets.module, imports as WebAssembly.Imports).then((instance) => success(instance, assets.module));
+      void WebAssembly.instantiate(assets.module, imports as WebAssembly.Imports).then((instance) => {
+        // The GOT entries are the globals Emscripten made for the imports (its GOT proxy
+        // hands out the same object per name).
+        const got = WebAssembly.Module.imports(assets.module)
+          .filter((entry) => entry.kind === 'global')
+          .map((entry) => (imports[entry.module] as Record<string, unknown>)[entry.name])
+          .filter((entry): entry is WebAssembly.Global => entry instanceof WebAssembly.Global);
+        wasm = { instance, got };
+        success(instance, assets.module);
+      });
       return {};
     },
   };
@@ -204,5 +219,6 @@ export async function bootPyodide(create: CreatePyodideModule, assets: PyodideAs
   }
   const pyodide = module.API.finalizeBootstrap(snapshotConfig);
   await module.API.packageIndexReady;
-  return { pyodide, module, seal };
+  if (wasm === undefined) throw new PyodideBootError('the interpreter was not instantiated');
+  return { pyodide, module, seal, wasm };
 }

@@ -2,8 +2,11 @@
 // Worker, started by the platform (worker_threads in Node, a nested Web Worker in the
 // browser), and every kernel call it makes is a synchronous request on a SharedArrayBuffer
 // channel that this side serves with the process's syscalls (sys/syscalls.ts). Each invocation gets a
-// fresh interpreter: a worker serves one process and is terminated at its end; one spare is
-// kept loading in the background so the next `python3` starts at once.
+// fresh interpreter: a worker serves a process, then resets its interpreter to the image it
+// took before its first one (interpreter-reset.ts: memory, globals, tables, the JS state
+// the interpreter's imports reach) and waits, idle, for the next; a worker that cannot be
+// reset exactly retires and is terminated. The idle workers are a pool sized by demand
+// (three Pythons of one pipeline run in three workers), trimmed to POOL_KEEP after a pause.
 //
 // Timeouts and signals: a call made after the deadline or a kill ends the process at once.
 // An interpreter busy in pure Python makes no calls, so a watchdog writes SIGINT into
@@ -80,78 +83,169 @@ class WorkerFailed extends Error {
   }
 }
 
+/** The most idle workers a sandbox keeps right after a burst (a pipeline of this many Pythons restarts at once). */
+export const POOL_CAP = 3;
+/** Idle workers kept once no `python3` started for POOL_TRIM_MS. */
+export const POOL_KEEP = 1;
+const POOL_TRIM_MS = 15_000;
+/**
+ * With this variable at 1 in a python3 process's environment, the kernel writes to its
+ * stderr, before Python starts, whether the interpreter is fresh or reused (tests of reuse).
+ */
+export const TRACE_VARIABLE = 'AIRLOCK_PYTHON_TRACE';
+
 interface Spare {
   handle: PythonWorkerHandle;
   channel: ChannelServer;
   interrupt: Int32Array;
-  /** Settles when the worker has loaded and sent `ready`. */
+  /** Settles when the worker has loaded (or been reset) and sent `ready`. */
   ready: Promise<void>;
   loaded: boolean;
+  /** Processes this worker has served. */
+  runs: number;
+  /** Set when its last process ended with `exit` and nothing else: it may be reset and reused. */
+  reusable: boolean;
+  /** How long its last reset took (the trace shows it). */
+  resetMs?: number;
 }
 
 export class PythonProgram implements ExternalProgram {
   readonly name = 'python';
-  private spare: Spare | undefined;
+  /** Workers loading or waiting for a process, oldest first. */
+  private readonly idle: Spare[] = [];
+  private trimTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Why the last worker that served a process could not be reused (for the trace). */
+  private lastRetired: string | undefined;
 
   constructor(private readonly factory: PythonWorkerFactory) {}
 
-  /** Starts loading an interpreter now, so the first `python3` does not wait for it. */
+  /** Starts loading an interpreter now (unless one is idle), so the next `python3` does not wait for it. */
   prewarm(): void {
-    this.spare ??= this.startWorker();
+    if (this.idle.length === 0) this.idle.push(this.startWorker());
+  }
+
+  /** How many workers are idle (loading or ready); for tests and the benchmark. */
+  get idleWorkers(): number {
+    return this.idle.length;
   }
 
   private startWorker(): Spare {
     const channel = ChannelServer.create();
     const interruptBuffer = new SharedArrayBuffer(4);
     const handle = this.factory({ channel: channel.buffer, interrupt: interruptBuffer });
-    const ready = (async () => {
-      const first = await Promise.race([channel.next(), handle.failed.then((reason) => new WorkerFailed(reason))]);
-      if (first instanceof WorkerFailed) throw first;
-      const request = first?.json as PythonRequest | undefined;
-      if (request?.op === 'fatal') throw new WorkerFailed(String(request.message));
-      if (request?.op !== 'ready') throw new WorkerFailed(`the python worker sent ${String(request?.op)} before ready`);
-    })();
-    const spare: Spare = { handle, channel, interrupt: new Int32Array(interruptBuffer), ready, loaded: false };
-    ready.then(
-      () => (spare.loaded = true),
-      () => undefined,
-    );
+    const spare: Spare = { handle, channel, interrupt: new Int32Array(interruptBuffer), ready: Promise.resolve(), loaded: false, runs: 0, reusable: false };
+    this.awaitReady(spare);
     return spare;
   }
 
+  /** Waits for the worker's `ready` (after loading, or after a reset); anything else fails it. */
+  private awaitReady(spare: Spare): void {
+    spare.loaded = false;
+    spare.ready = (async () => {
+      const first = await Promise.race([spare.channel.next(), spare.handle.failed.then((reason) => new WorkerFailed(reason))]);
+      if (first instanceof WorkerFailed) throw first;
+      const request = first?.json as PythonRequest | undefined;
+      if (request?.op === 'fatal') throw new WorkerFailed(String(request.message));
+      if (request?.op === 'retire') throw new WorkerFailed(`the interpreter could not be reset: ${request.reason}`);
+      if (request?.op !== 'ready') throw new WorkerFailed(`the python worker sent ${String(request?.op)} before ready`);
+      spare.resetMs = request.resetMs;
+    })();
+    spare.ready.then(
+      () => (spare.loaded = true),
+      () => undefined,
+    );
+  }
+
   private take(): Spare {
-    const worker = this.spare ?? this.startWorker();
-    this.spare = undefined;
-    // The next interpreter loads while this one runs.
-    queueMicrotask(() => this.prewarm());
-    return worker;
+    const loaded = this.idle.findIndex((spare) => spare.loaded);
+    const [worker] = this.idle.splice(loaded >= 0 ? loaded : 0, 1);
+    this.scheduleTrim();
+    return worker ?? this.startWorker();
+  }
+
+  /** After a clean exit: the worker resets itself and comes back to the pool, or retires. */
+  private recycle(worker: Spare): void {
+    worker.runs++;
+    worker.reusable = false;
+    Atomics.store(worker.interrupt, 0, 0);
+    this.awaitReady(worker);
+    this.idle.push(worker);
+    worker.ready.catch((error: unknown) => {
+      this.lastRetired = error instanceof Error ? error.message : String(error);
+      // Still idle: the one that retired was to be the next, so keep one loading (a run
+      // that took it meanwhile starts its own).
+      if (!this.idle.includes(worker)) return;
+      this.discard(worker);
+      this.prewarm();
+    });
+    while (this.idle.length > POOL_CAP) this.discard(this.idle[0] as Spare);
+  }
+
+  private discard(worker: Spare): void {
+    const index = this.idle.indexOf(worker);
+    if (index >= 0) this.idle.splice(index, 1);
+    worker.channel.close();
+    worker.handle.terminate();
+  }
+
+  /** A pause in python3 use: keep POOL_KEEP idle workers (the ready ones first). */
+  private scheduleTrim(): void {
+    clearTimeout(this.trimTimer);
+    this.trimTimer = setTimeout(() => {
+      this.trimTimer = undefined;
+      const surplus = this.idle.filter((spare) => !spare.loaded).concat(this.idle.filter((spare) => spare.loaded)).slice(0, Math.max(0, this.idle.length - POOL_KEEP));
+      for (const worker of surplus) this.discard(worker);
+    }, POOL_TRIM_MS);
+    // A pending trim does not keep a Node process alive.
+    (this.trimTimer as { unref?: () => void }).unref?.();
   }
 
   async run(process: Process, sys: Syscalls): Promise<number> {
     // CPython ignores SIGPIPE: a write to a closed pipe raises BrokenPipeError.
     process.ignoreSigpipe = true;
-    const worker = this.take();
+    let worker = this.take();
     // Loading the interpreter (the first of a page downloads Pyodide and makes its
     // snapshot) is not the program's time: the run's clock stops meanwhile, for at most
     // PYTHON_LOAD_HOLD_MS.
     const release = worker.loaded ? undefined : sys.holdDeadline();
     const cap = release === undefined ? undefined : setTimeout(release, PYTHON_LOAD_HOLD_MS);
     try {
-      await worker.ready;
-    } catch (error) {
-      worker.handle.terminate();
-      const reason = error instanceof Error ? error.message : String(error);
-      await writeError(sys, `python3: the interpreter could not start: ${reason}\n`);
-      return 1;
+      for (;;) {
+        try {
+          await worker.ready;
+          break;
+        } catch (error) {
+          worker.channel.close();
+          worker.handle.terminate();
+          // A used worker that could not be reset retired: this run takes a fresh one.
+          if (worker.runs > 0) {
+            this.lastRetired = error instanceof Error ? error.message : String(error);
+            worker = this.startWorker();
+            continue;
+          }
+          const reason = error instanceof Error ? error.message : String(error);
+          await writeError(sys, `python3: the interpreter could not start: ${reason}\n`);
+          return 1;
+        }
+      }
     } finally {
       clearTimeout(cap);
       release?.();
     }
+    if (process.env.includes(`${TRACE_VARIABLE}=1`)) {
+      const trace = worker.runs > 0 ? `reused interpreter (process ${worker.runs + 1} of its worker, reset in ${(worker.resetMs ?? 0).toFixed(1)} ms)` : `fresh interpreter${this.lastRetired === undefined ? '' : ` (the last reused one retired: ${this.lastRetired})`}`;
+      await writeError(sys, `python3: ${trace}\n`).catch(() => undefined);
+    }
     try {
       return await this.serve(worker, process, sys);
     } finally {
-      worker.channel.close();
-      worker.handle.terminate();
+      if (worker.reusable) {
+        this.recycle(worker);
+      } else {
+        worker.channel.close();
+        worker.handle.terminate();
+        this.prewarm();
+      }
     }
   }
 
@@ -195,9 +289,14 @@ export class PythonProgram implements ExternalProgram {
         if (next === undefined) return 1;
         const request = next.json as PythonRequest;
         if (request.op === 'exit') {
+          // A run stopped by the watchdog ends with the kill's status, whatever Python said
+          // (and its worker is not reused: the interrupt may still be on its way).
+          if (interruptedAt !== undefined) {
+            channel.answer({ json: { ok: true } });
+            return process.pendingKill?.status ?? DEADLINE_STATUS;
+          }
+          worker.reusable = true;
           channel.answer({ json: { ok: true } });
-          // A run stopped by the watchdog ends with the kill's status, whatever Python said.
-          if (interruptedAt !== undefined) return process.pendingKill?.status ?? DEADLINE_STATUS;
           return typeof request.status === 'number' ? request.status & 0xff : 1;
         }
         if (request.op === 'fatal') {
@@ -215,6 +314,8 @@ export class PythonProgram implements ExternalProgram {
       }
     } finally {
       clearInterval(watchdog);
+      // A late Ctrl-C for this process must not reach the worker's next one.
+      process.interruptHandler = undefined;
     }
   }
 }

@@ -8,6 +8,7 @@
 
 import { KernelClient, SyscallError } from './kernel-client.js';
 import { installKernelFs, type KernelStreams } from './kernel-fs.js';
+import { InterpreterImage } from './interpreter-reset.js';
 import { Errno } from '../errno.js';
 import type { EmFS } from './emscripten-types.js';
 import { bootPyodide, PyodideBootError, type BootedPyodide, type CreatePyodideModule, type PyodideAssets } from './pyodide-boot.js';
@@ -86,6 +87,8 @@ export async function bootWithFallback(create: CreatePyodideModule, assets: Pyod
 /** Calls the worker answers itself: the seal, and mapping Emscripten descriptors to kernel ones. */
 class LocalCalls {
   streams: KernelStreams | undefined;
+  /** The current process's start info (JSON), which the driver asks for. */
+  start: string | undefined;
 
   constructor(private readonly seal: InterpreterSeal) {}
 
@@ -93,6 +96,10 @@ class LocalCalls {
     if (op === 'local.seal') {
       this.seal.seal();
       return null;
+    }
+    if (op === 'local.start') {
+      if (this.start === undefined) throw new SyscallError(Errno.INVAL, 'no process was assigned');
+      return this.start;
     }
     const streams = this.streams;
     const fd = request.fd;
@@ -129,18 +136,36 @@ export async function runPythonWorker(create: CreatePyodideModule, assets: Pyodi
     return;
   }
   try {
-    runPythonProcess(kernel, booted, new Int32Array(options.interrupt));
+    runPythonProcess(kernel, booted, new Int32Array(options.interrupt), true);
   } catch (error) {
     kernel.fatal(`internal error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
   }
+}
+
+/** What a worker keeps between the processes it serves (worker mode reuses it, interpreter-reset.ts). */
+interface Session {
+  kernel: KernelClient;
+  booted: BootedPyodide;
+  FS: EmFS;
+  main: () => number;
+  local: LocalCalls;
+  /** Make an image and serve further processes from it. */
+  reuse: boolean;
+  /** The kernel filesystem as mounted, for the top-level listing it was mounted for. */
+  mounted?: { topLevel: string; streams: KernelStreams };
+  image?: InterpreterImage;
+  /** Why this interpreter must not serve another process (set before any reset is tried). */
+  notReusable?: string;
 }
 
 /**
  * Becomes the process the kernel assigns (`ready`), runs it and reports its status
  * (`exit`), all synchronously over `kernel`: in a worker (mode 1) or inline on the kernel
  * thread (inline-program.ts). `interrupt` is Pyodide's interrupt buffer (2 = SIGINT).
+ * With `reuse` (worker mode), the interpreter is then reset to its image and asks for the
+ * next process; one that cannot be reset exactly says why (`retire`) and its worker ends.
  */
-export function runPythonProcess(kernel: KernelClient, booted: BootedPyodide, interrupt: Int32Array): void {
+export function runPythonProcess(kernel: KernelClient, booted: BootedPyodide, interrupt: Int32Array, reuse = false): void {
   const { pyodide, seal } = booted;
   const FS = booted.module.FS as unknown as EmFS;
   pyodide.unregisterJsModule('js');
@@ -160,21 +185,58 @@ export function runPythonProcess(kernel: KernelClient, booted: BootedPyodide, in
   pyodide.runPython(EXTENSIONS_SOURCE, { globals: scope, filename: '<airlock-extensions>' });
   pyodide.runPython(EVENT_LOOP_SOURCE, { globals: scope, filename: '<airlock-event-loop>' });
   pyodide.runPython(DRIVER_SOURCE, { globals: scope, filename: '<airlock-driver>' });
-  const main = scope.get('main') as (start: string) => number;
+  const main = scope.get('main') as () => number;
+  // Setup's JS objects leave the heap now, before any image is taken: a process's first
+  // call into Python is then main() alone, with no argument to convert.
+  (scope.get('prepare') as () => void)();
   neuterPyodide(booted);
 
-  const start = kernel.ready();
-  const status = becomeProcess(kernel, FS, start, main, local, seal);
-  kernel.exit(status);
+  const session: Session = { kernel, booted, FS, main, local, reuse };
+  let resetMs: number | undefined;
+  for (;;) {
+    const start = kernel.ready(resetMs);
+    kernel.exit(becomeProcess(session, start));
+    if (!reuse) return;
+    const resetStarted = performance.now();
+    const reason = session.notReusable ?? (session.image === undefined ? 'no image of the interpreter was taken' : session.image.reset());
+    resetMs = performance.now() - resetStarted;
+    if (reason !== undefined) {
+      kernel.retire(reason);
+      return;
+    }
+    Atomics.store(interrupt, 0, 0);
+    seal.reopen();
+  }
 }
 
-function becomeProcess(kernel: KernelClient, FS: EmFS, start: StartInfo, main: (start: string) => number, local: LocalCalls, seal: InterpreterSeal): number {
+/** Mounts the kernel filesystem (once per worker, again if the root's listing changed) and takes the image. */
+function attachFilesystem(session: Session): KernelStreams {
+  const { kernel, FS } = session;
+  const topLevel = kernel.readdir('/').map((name) => {
+    const stat = kernel.stat(`/${name}`, false);
+    return { name, kind: stat.kind, target: stat.kind === 'symlink' ? kernel.readlink(`/${name}`) : undefined };
+  });
+  const key = JSON.stringify(topLevel);
+  if (session.mounted?.topLevel === key) return session.mounted.streams;
+  // Mounted again over the image's mounts: that state is not the image's any more.
+  if (session.mounted !== undefined) session.notReusable = 'the top-level directories of the sandbox changed';
+  const streams = installKernelFs(FS, kernel, { topLevel });
+  session.mounted = { topLevel: key, streams };
+  if (session.reuse && session.image === undefined && session.notReusable === undefined) {
+    try {
+      session.image = new InterpreterImage(session.booted.wasm, FS, session.booted.module.MEMFS, session.booted.seal);
+    } catch (error) {
+      session.notReusable = `no image could be taken: ${describe(error)}`;
+    }
+  }
+  return streams;
+}
+
+function becomeProcess(session: Session, start: StartInfo): number {
+  const { kernel, FS, main, local } = session;
+  const seal = session.booted.seal;
   try {
-    const topLevel = kernel.readdir('/').map((name) => {
-      const stat = kernel.stat(`/${name}`, false);
-      return { name, kind: stat.kind, target: stat.kind === 'symlink' ? kernel.readlink(`/${name}`) : undefined };
-    });
-    const streams = installKernelFs(FS, kernel, { topLevel });
+    const streams = attachFilesystem(session);
     local.streams = streams;
     // A descriptor the parent closed (python3 <&-) stays closed for Python too.
     for (const [fd, flags] of [[0, O_RDONLY], [1, O_WRONLY], [2, O_WRONLY]] as const) {
@@ -191,9 +253,10 @@ function becomeProcess(kernel: KernelClient, FS: EmFS, start: StartInfo, main: (
   }
   // From here on the interpreter's memory grows only up to the sandbox's limit.
   seal.limitMemory(start.memoryBytes);
+  local.start = JSON.stringify(start);
   let status: unknown;
   try {
-    status = main(JSON.stringify(start));
+    status = main();
   } catch (error) {
     if (seal.breach === undefined) throw error;
   }

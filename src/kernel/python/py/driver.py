@@ -290,10 +290,20 @@ def finish(status):
     return status
 
 
-def main(start_json):
+def prepare():
+    """Drops the JS objects our setup left before any process exists (prelude.py)."""
+    # ctypes makes (and frees) a callback as it is imported: a table slot Emscripten's JS
+    # keeps account of, which a reset could not put back (interpreter-reset.ts). Imported
+    # here, before a worker's image, a run that only calls through ctypes stays resettable.
+    import ctypes
+    sys.modules['_airlock'].purge()
+
+
+def main():
+    """Runs the process the kernel assigned: its start info comes through the kernel device, not from JS."""
     import json
     driver_globals = globals()
-    start = json.loads(start_json)
+    start = json.loads(sys.modules['_airlock'].value({'op': 'local.start'}))
     env = reset_environment(start)
     try:
         os.chdir(start['cwd'])

@@ -113,16 +113,21 @@ def _airlock_prelude():
             elif loaders and isinstance(holder, tuple(loaders)):
                 clean(vars(holder))
 
-    def seal():
-        """Removes the JS objects from the heap, then closes the seal: call before user code."""
+    def purge_now():
+        """Removes the JS objects from the heap (again a no-op): done before a worker's image is taken."""
         purge()
         gc.collect()
+
+    def seal():
+        """Removes the JS objects from the heap, then closes the seal: call before user code."""
+        purge_now()
         call({'op': 'local.seal'})
 
     airlock = types.ModuleType('_airlock', 'The sandbox kernel, as seen from Python (private).')
     airlock.call = call
     airlock.value = lambda request, data=None: call(request, data)[0]
     airlock.seal = seal
+    airlock.purge = purge_now
     sys.modules['_airlock'] = airlock
     return airlock
 
