@@ -1,7 +1,7 @@
 // Reuse of process memories. Every new instance needs a zeroed linear memory (an instance
-// reused whole keeps its own: wasm-program.ts); allocating one per instance (a 1 MiB+ backing store each) makes V8 run a full GC every few dozen processes
-// ("external memory pressure"), which showed up as 5-20 ms stalls in the tail of process
-// latency. Memories of exited processes that stayed small are kept for the next process of
+// reused whole keeps its own: wasm-program.ts); allocating one per instance (a 1 MiB+
+// backing store each) makes V8 run a full GC every few dozen processes ("external memory
+// pressure"), which showed up as 5-20 ms stalls in the tail of process latency. Memories of exited processes that stayed small are kept for the next process of
 // the same sandbox instead, and zeroed when they are taken again. Zeroing is what makes this
 // safe: nothing a process left in memory is visible to the next one. It happens at take(),
 // not at the process's exit, so that it is done while instances are made ahead
