@@ -5,38 +5,26 @@
 
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pythonSnapshotReady } from '../python/node-snapshot.js';
-import { kernelBundlePath } from './kernel-bundle.js';
+import { describe, expect, it } from 'vitest';
 import { expectNothingCarriedOverReused } from '../../../tests/python-isolation/state.js';
-import { Sandbox, drainWarmPool } from './index.js';
+import { sharedPythonSandbox } from '../../../tests/python-isolation/sandbox.js';
 
 const shellBuilt = existsSync(fileURLToPath(new URL('../../../public/wasm/shell.wasm', import.meta.url)));
 const TIMEOUT = 240_000;
 const env = { AIRLOCK_PYTHON_TRACE: '1' };
 
-let sandbox: Sandbox;
-
-const python = async (code: string): Promise<{ out: string; trace: string; code: number }> => {
-  const result = await sandbox.run(['python3', '-c', code], { timeoutMs: 120_000, env });
-  const [trace = '', ...rest] = result.stderr.split('\n');
-  return { out: result.stdout, trace, code: result.exitCode + (rest.join('\n') === '' ? 0 : 1000) };
-};
-
 describe.skipIf(!shellBuilt)('python3 on reused workers', { timeout: TIMEOUT }, () => {
-  beforeAll(async () => {
-    await pythonSnapshotReady(await kernelBundlePath());
-    sandbox = await Sandbox.create({});
-  }, TIMEOUT);
+  const sandbox = sharedPythonSandbox(TIMEOUT);
 
-  afterAll(async () => {
-    await sandbox?.destroy();
-    drainWarmPool();
-  });
+  const python = async (code: string): Promise<{ out: string; trace: string; code: number }> => {
+    const result = await sandbox().run(['python3', '-c', code], { timeoutMs: 120_000, env });
+    const [trace = '', ...rest] = result.stderr.split('\n');
+    return { out: result.stdout, trace, code: result.exitCode + (rest.join('\n') === '' ? 0 : 1000) };
+  };
 
   it('reuses a worker and leaves nothing of one run in the next', async () => {
     await python('pass');
-    await expectNothingCarriedOverReused(sandbox);
+    await expectNothingCarriedOverReused(sandbox());
   });
 
   it('retires a worker whose run changed what a reset cannot undo', async () => {
@@ -56,9 +44,9 @@ describe.skipIf(!shellBuilt)('python3 on reused workers', { timeout: TIMEOUT }, 
   it('runs the three Pythons of a pipeline at once, on reused workers the second time', async () => {
     const echo = 'import sys; sys.stdout.write(sys.stdin.read())';
     const pipeline = `echo hi | AIRLOCK_PYTHON_TRACE=1 python3 -c '${echo}' | AIRLOCK_PYTHON_TRACE=1 python3 -c '${echo}' | AIRLOCK_PYTHON_TRACE=1 python3 -c '${echo}'`;
-    const first = await sandbox.run(pipeline, { timeoutMs: 120_000 });
+    const first = await sandbox().run(pipeline, { timeoutMs: 120_000 });
     expect(first.stdout).toBe('hi\n');
-    const second = await sandbox.run(pipeline, { timeoutMs: 120_000 });
+    const second = await sandbox().run(pipeline, { timeoutMs: 120_000 });
     expect(second.stdout).toBe('hi\n');
     expect(second.stderr.match(/reused interpreter/g)?.length).toBe(3);
   });
