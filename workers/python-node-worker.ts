@@ -18,7 +18,11 @@ hardenRealm();
 // Module hooks we pass, which is what this realm offers.
 Object.defineProperty(globalThis, 'WorkerGlobalScope', { value: class WorkerGlobalScope {}, configurable: false, writable: false });
 const { default: create } = (await import(data.pyodideScript)) as { default: CreatePyodideModule };
-await runPythonWorker(create, { module: data.module, stdlib: data.stdlib, snapshot: data.snapshot }, {
+// The snapshot's bytes are needed only to boot: workerData lets go of them here, and the
+// runtime once booted (a reused worker keeps its own image instead, interpreter-reset.ts).
+const snapshot = data.snapshot;
+data.snapshot = undefined;
+await runPythonWorker(create, { module: data.module, stdlib: data.stdlib, snapshot }, {
   channel: data.channel,
   interrupt: data.interrupt,
   makeSnapshot: data.makeSnapshot,

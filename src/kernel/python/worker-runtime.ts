@@ -116,6 +116,8 @@ export async function runPythonWorker(create: CreatePyodideModule, assets: Pyodi
   let booted: BootedPyodide;
   try {
     booted = await bootWithFallback(create, assets, options.makeSnapshot);
+    // Booted: the snapshot's ~30 MiB need not stay for as long as the worker does.
+    assets.snapshot = undefined;
   } catch (error) {
     kernel.fatal(`${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     return;
