@@ -20,6 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { processAlive } from '../process-alive.js';
 
 export interface CgroupLimits {
   /** memory.max (v2) or memory.limit_in_bytes (v1), swap included. */
@@ -116,22 +117,13 @@ function sweepStale(layout: Layout): void {
     }
     for (const name of names) {
       const pid = NAME.exec(name)?.[1];
-      if (pid === undefined || (layout.prefix !== '' && !name.startsWith(layout.prefix)) || isAlive(Number(pid))) continue;
+      if (pid === undefined || (layout.prefix !== '' && !name.startsWith(layout.prefix)) || processAlive(Number(pid))) continue;
       try {
         rmdirSync(join(parent, name));
       } catch {
         // Still holds processes, or another host removed it first.
       }
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

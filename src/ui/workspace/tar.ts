@@ -2,6 +2,7 @@
 // CompressionStream: workspaces are downloaded and exported as .tar.gz built in the page.
 
 import { readCapped } from '../../host/read-capped.js';
+import { concatBytes } from '../../protocol/bytes.js';
 
 export type TarKind = 'file' | 'dir' | 'symlink';
 
@@ -91,14 +92,7 @@ export function writeTar(entries: readonly TarEntry[]): Uint8Array {
     if (data.length > 0) parts.push(...padded(data));
   }
   parts.push(new Uint8Array(BLOCK * 2));
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 function text(block: Uint8Array, offset: number, width: number): string {
