@@ -13,14 +13,11 @@ import { PROTOCOL_VERSION, SANDBOX_HOME, type DirEntry, type ErrorClass, type Ke
 import type { ChangeBatch, MountEntry } from '../protocol/records.js';
 import type { KernelConnection, Platform } from './connection.js';
 import { Mirror } from './mirror.js';
-import { performRequest } from './network/perform.js';
+import { answerNetRequest, sandboxNetworkPolicy } from './network/sandbox-requests.js';
 import { secretPlaceholders } from './network/secrets.js';
-import type { NetRequest } from '../protocol/network.js';
 import { RunOutput } from './run-output.js';
-import { SessionAudit, auditUrl, newSessionId } from './audit/session-audit.js';
-import { reportFields, type DecisionReport } from './network/decision-report.js';
+import { SessionAudit, newSessionId } from './audit/session-audit.js';
 import type { MountSource, OsIsolation, RunOptions, RunResult, SandboxOptions, SessionState } from './types.js';
-import type { NetworkPolicy } from './network/policy.js';
 import { ExtensionHost } from './extensions/extension-host.js';
 import { resolveExtensions } from './extensions/spec.js';
 import type { InodeRecord } from '../protocol/records.js';
@@ -148,7 +145,17 @@ export class Sandbox {
     this.connection = connection;
     connection.onEvent((event) => {
       if (event.airlockEvent === 'output') this.outputs.get(event.runId)?.add(event.stream, event.data);
-      else if (event.airlockEvent === 'net-request') void this.answerNetRequest(connection, event.id, event.request);
+      else if (event.airlockEvent === 'net-request') {
+        void answerNetRequest(connection, event.id, event.request, {
+          options: this.options,
+          policy: sandboxNetworkPolicy(this.options.network, this.packages),
+          audit: this.audit,
+          runId: this.activeRunId ?? null,
+          responseBytes: this.limits.networkResponseBytes,
+          network: this.platform.network,
+          budget: this.budget(),
+        });
+      }
       else if (event.airlockEvent === 'stdin-wanted') {
         this.runClocks.get(event.runId)?.pause();
         this.outputs.get(event.runId)?.stdinWanted();
@@ -276,36 +283,6 @@ export class Sandbox {
     const runId = this.activeRunId;
     if (runId === undefined) return Promise.resolve();
     return this.connection.api.cancel(runId);
-  }
-
-  /**
-   * The network policy requests are decided by: the sandbox's, plus the package hosts while
-   * packages are enabled (pkg's downloads take the same path as every request).
-   */
-  private networkPolicy(): NetworkPolicy | undefined {
-    const network = this.options.network;
-    if (!this.packages.enabled || this.packages.allowedHosts.length === 0) return network;
-    return { ...(network ?? {}), allowedHosts: [...(network?.allowedHosts ?? []), ...this.packages.allowedHosts] };
-  }
-
-  /** Decides and performs a sandbox's network request, then answers it in pieces. */
-  private async answerNetRequest(connection: KernelConnection, id: number, request: NetRequest): Promise<void> {
-    this.options.onNetRequest?.({ method: request.method, url: request.url });
-    const runId = this.activeRunId ?? null;
-    const onDecision = !this.audit.enabled
-      ? undefined
-      : (method: string, url: URL, report: DecisionReport): void => this.audit.emit({ type: 'network.decision', runId, enforcer: 'host', method, url: auditUrl(url), host: url.hostname, ...reportFields(report) });
-    const { head, body } = await performRequest(request, this.networkPolicy(), this.limits.networkResponseBytes, this.platform.network, onDecision);
-    try {
-      await connection.api.netHead(id, head);
-      const budget = this.budget();
-      for (let offset = 0; offset < body.length; offset += budget) {
-        await connection.api.netBody(id, body.subarray(offset, offset + budget), offset + budget >= body.length);
-      }
-      if (body.length === 0) await connection.api.netBody(id, new Uint8Array(0), true);
-    } catch {
-      // The worker went away meanwhile; nobody is waiting for this answer any more.
-    }
   }
 
   // ---- runs --------------------------------------------------------------------------------
