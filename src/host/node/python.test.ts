@@ -8,31 +8,25 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectNothingCarriedOver } from '../../../tests/python-isolation/state.js';
+import { sharedPythonSandbox } from '../../../tests/python-isolation/sandbox.js';
 import { pythonSnapshotReady } from '../python/node-snapshot.js';
 import { kernelBundlePath } from './kernel-bundle.js';
-import { expectNothingCarriedOver } from '../../../tests/python-isolation/state.js';
 import { Sandbox, drainWarmPool } from './index.js';
 
 const shellBuilt = existsSync(fileURLToPath(new URL('../../../public/wasm/shell.wasm', import.meta.url)));
 const TIMEOUT = 240_000;
 
-let sandbox: Sandbox;
+/** The describe block's shared sandbox (sharedPythonSandbox). */
+let sandbox: () => Sandbox;
 
 const run = async (script: string, stdin?: string): Promise<{ out: string; err: string; code: number }> => {
-  const result = await sandbox.run(script, { stdin, timeoutMs: 120_000 });
+  const result = await sandbox().run(script, { stdin, timeoutMs: 120_000 });
   return { out: result.stdout, err: result.stderr, code: result.exitCode };
 };
 
 describe.skipIf(!shellBuilt)('python3 in a Node sandbox', { timeout: TIMEOUT }, () => {
-  beforeAll(async () => {
-    await pythonSnapshotReady(await kernelBundlePath());
-    sandbox = await Sandbox.create({});
-  }, TIMEOUT);
-
-  afterAll(async () => {
-    await sandbox?.destroy();
-    drainWarmPool();
-  });
+  sandbox = sharedPythonSandbox(TIMEOUT);
 
   it('runs -c with arguments and reports exit statuses', async () => {
     expect(await run(`python3 -c 'import sys; print(sys.argv)' a 'b c'`)).toEqual({ out: "['-c', 'a', 'b c']\n", err: '', code: 0 });
@@ -85,7 +79,7 @@ EOF`;
 
   it('stops at the run deadline: a busy loop is interrupted, sleep ends', async () => {
     for (const code of ['while True: pass', 'import time; time.sleep(100)']) {
-      const result = await sandbox.run(['python3', '-c', code], { timeoutMs: 3000 });
+      const result = await sandbox().run(['python3', '-c', code], { timeoutMs: 3000 });
       expect(result.exitCode).toBe(124);
     }
     expect((await run(`python3 -c 'print("still here")'`)).out).toBe('still here\n');
@@ -109,7 +103,7 @@ EOF`;
   });
 
   it('leaves nothing of one run in the next: globals, modules, builtins, files, env, cwd, signals, memory', async () => {
-    await expectNothingCarriedOver(sandbox);
+    await expectNothingCarriedOver(sandbox());
   });
 
   it('gives every invocation a fresh interpreter', async () => {
