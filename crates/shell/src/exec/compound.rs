@@ -9,13 +9,6 @@ use crate::options::Shopt;
 use crate::pattern::Pattern;
 use crate::shell::Shell;
 
-/// What a loop does after its body ran.
-enum LoopStep {
-    Next,
-    Stop,
-    Leave(Flow),
-}
-
 impl Shell {
     pub(crate) fn exec_compound(&mut self, compound: &CompoundCommand) -> Flow {
         match compound {
@@ -95,39 +88,54 @@ impl Shell {
         flow
     }
 
-    /// Interprets a loop body's flow: `break`/`continue` for this loop end here, deeper
-    /// ones go on with one level less.
-    fn loop_step(flow: Flow) -> LoopStep {
+    /// Interprets a loop body's flow: None when the loop goes on, else the flow the loop
+    /// ends with. `break`/`continue` for this loop end here (a plain `break` ends it with
+    /// Normal), deeper ones go on with one level less.
+    fn loop_end(flow: Flow) -> Option<Flow> {
         match flow {
-            Flow::Normal => LoopStep::Next,
-            Flow::Break(n) if n <= 1 => LoopStep::Stop,
-            Flow::Break(n) => LoopStep::Leave(Flow::Break(n - 1)),
-            Flow::Continue(n) if n <= 1 => LoopStep::Next,
-            Flow::Continue(n) => LoopStep::Leave(Flow::Continue(n - 1)),
-            other => LoopStep::Leave(other),
+            Flow::Normal => None,
+            Flow::Break(n) if n <= 1 => Some(Flow::Normal),
+            Flow::Break(n) => Some(Flow::Break(n - 1)),
+            Flow::Continue(n) if n <= 1 => None,
+            Flow::Continue(n) => Some(Flow::Continue(n - 1)),
+            other => Some(other),
         }
     }
 
+    /// After a body that goes on: a pending signal or exhausted limit (`tick`) ends the loop.
+    fn tick_end(&mut self) -> Option<Flow> {
+        match self.tick() {
+            Flow::Normal => None,
+            poll => Some(poll),
+        }
+    }
+
+    /// `loop_end` then `tick_end`: how `for` and `while` decide after each run of the body.
+    fn body_end(&mut self, flow: Flow) -> Option<Flow> {
+        Shell::loop_end(flow).or_else(|| self.tick_end())
+    }
+
+    /// The words `for`/`select` go over (the positional parameters without `in`).
     /// `for 1x in ...`: bash reports it when the loop runs, with status 1.
     #[inline(never)]
-    fn bad_loop_variable(&mut self, var: &str) -> Flow {
-        self.report(&format!("`{}': not a valid identifier", var));
-        self.status = 1;
-        Flow::Normal
+    fn loop_items(&mut self, command: &ForCommand) -> Result<Vec<String>, Flow> {
+        if !shell_parser::is_name(&command.var) {
+            self.report(&format!("`{}': not a valid identifier", command.var));
+            self.status = 1;
+            return Err(Flow::Normal);
+        }
+        match &command.words {
+            Some(words) => self.expand_words(words),
+            None => Ok(self.positional.clone()),
+        }
     }
 
     #[inline(never)]
     fn exec_for(&mut self, command: &ForCommand) -> Flow {
         self.lineno = command.line;
-        if !shell_parser::is_name(&command.var) {
-            return self.bad_loop_variable(&command.var);
-        }
-        let items = match &command.words {
-            Some(words) => match self.expand_words(words) {
-                Ok(items) => items,
-                Err(flow) => return flow,
-            },
-            None => self.positional.clone(),
+        let items = match self.loop_items(command) {
+            Ok(items) => items,
+            Err(flow) => return flow,
         };
         self.status = 0;
         self.loop_depth += 1;
@@ -143,17 +151,8 @@ impl Shell {
                 break;
             }
             let flow = self.exec_list(&command.body);
-            match Shell::loop_step(flow) {
-                LoopStep::Next => {}
-                LoopStep::Stop => break,
-                LoopStep::Leave(flow) => {
-                    result = flow;
-                    break;
-                }
-            }
-            let poll = self.tick();
-            if poll != Flow::Normal {
-                result = poll;
+            if let Some(end) = self.body_end(flow) {
+                result = end;
                 break;
             }
         }
@@ -184,13 +183,9 @@ impl Shell {
                 }
             }
             let flow = self.exec_list(&command.body);
-            match Shell::loop_step(flow) {
-                LoopStep::Next => {}
-                LoopStep::Stop => break,
-                LoopStep::Leave(flow) => {
-                    result = flow;
-                    break;
-                }
+            if let Some(end) = Shell::loop_end(flow) {
+                result = end;
+                break;
             }
             let status = self.status;
             if let Some(step) = &command.step {
@@ -200,9 +195,8 @@ impl Shell {
                 }
             }
             self.status = status;
-            let poll = self.tick();
-            if poll != Flow::Normal {
-                result = poll;
+            if let Some(end) = self.tick_end() {
+                result = end;
                 break;
             }
         }
@@ -238,11 +232,10 @@ impl Shell {
         loop {
             let flow = self.exec_condition(&command.cond);
             if flow != Flow::Normal {
-                match Shell::loop_step(flow) {
-                    LoopStep::Next => continue,
-                    LoopStep::Stop => break,
-                    LoopStep::Leave(flow) => {
-                        result = flow;
+                match Shell::loop_end(flow) {
+                    None => continue,
+                    Some(end) => {
+                        result = end;
                         break;
                     }
                 }
@@ -252,17 +245,8 @@ impl Shell {
             }
             let flow = self.exec_list(&command.body);
             last_status = self.status;
-            match Shell::loop_step(flow) {
-                LoopStep::Next => {}
-                LoopStep::Stop => break,
-                LoopStep::Leave(flow) => {
-                    result = flow;
-                    break;
-                }
-            }
-            let poll = self.tick();
-            if poll != Flow::Normal {
-                result = poll;
+            if let Some(end) = self.body_end(flow) {
+                result = end;
                 break;
             }
         }
@@ -321,15 +305,9 @@ impl Shell {
 
     #[inline(never)]
     fn exec_select(&mut self, command: &ForCommand) -> Flow {
-        if !shell_parser::is_name(&command.var) {
-            return self.bad_loop_variable(&command.var);
-        }
-        let items = match &command.words {
-            Some(words) => match self.expand_words(words) {
-                Ok(items) => items,
-                Err(flow) => return flow,
-            },
-            None => self.positional.clone(),
+        let items = match self.loop_items(command) {
+            Ok(items) => items,
+            Err(flow) => return flow,
         };
         if items.is_empty() {
             self.status = 0;
@@ -371,13 +349,9 @@ impl Shell {
             let value = choice.map(|n| items[n - 1].clone()).unwrap_or_default();
             self.set_var(&command.var, &value);
             let flow = self.exec_list(&command.body);
-            match Shell::loop_step(flow) {
-                LoopStep::Next => {}
-                LoopStep::Stop => break,
-                LoopStep::Leave(flow) => {
-                    result = flow;
-                    break;
-                }
+            if let Some(end) = Shell::loop_end(flow) {
+                result = end;
+                break;
             }
         }
         self.loop_depth -= 1;

@@ -1,45 +1,92 @@
+//! The interpreter's basics: tables of scripts and what bash makes of them, then the cases
+//! that need more than a script (deep recursion, files, shells passed functions).
+
 use super::{out, run, run_in, world_with};
 
+/// (script, its standard output): each must also succeed.
+const OUTPUTS: &[(&str, &str)] = &[
+    // echo and variables
+    ("x=world; echo \"hello $x\"", "hello world\n"),
+    ("a=1 b=2; echo $((a+b))", "3\n"),
+    // word splitting and quoting
+    ("v='a  b'; set -- $v; echo $#; set -- \"$v\"; echo $#", "2\n1\n"),
+    ("set -- 'x y' z; for a in \"$@\"; do echo \"[$a]\"; done", "[x y]\n[z]\n"),
+    ("IFS=,; v=a,b,,c; set -- $v; echo $#", "4\n"),
+    // parameter operators
+    ("p=/a/b/c.txt; echo ${p##*/} ${p%.*} ${p/b/B} ${#p}", "c.txt /a/b/c /a/B/c.txt 10\n"),
+    ("unset u; echo ${u:-d} ${u:=set} $u", "d set set\n"),
+    ("x=hello; echo ${x^^} ${x:1:3} ${x: -2}", "HELLO ell lo\n"),
+    // arithmetic
+    ("echo $((2**10)) $((7/2)) $((7%3)) $((1<<3)) $((0x10)) $((2#101))", "1024 3 1 8 16 5\n"),
+    ("i=5; ((i++)); ((i+=10)); echo $i", "16\n"),
+    // control flow
+    ("for i in 1 2 3; do [ $i = 2 ] && continue; echo $i; done", "1\n3\n"),
+    ("i=0; while ((i < 3)); do ((i++)); done; echo $i", "3\n"),
+    ("case abc in a*) echo A;& x) echo X;; esac", "A\nX\n"),
+    ("for a in 1 2; do for b in 1 2; do break 2; done; echo never; done; echo out", "out\n"),
+    // functions and scope
+    ("x=g; f() { local x=l; echo $x; }; f; echo $x", "l\ng\n"),
+    ("f() { return 7; }; f; echo $?", "7\n"),
+    ("fact() { (( $1 <= 1 )) && { echo 1; return; }; echo $(( $1 * $(fact $(( $1 - 1 ))) )); }; fact 5", "120\n"),
+    // subshells and substitution use child shells
+    ("x=1; (x=2; echo $x); echo $x", "2\n1\n"),
+    ("x=$(echo a; echo b); echo \"$x\"", "a\nb\n"),
+    ("f() { echo from-f; }; echo \"$(f)\"", "from-f\n"),
+    ("echo a b | { read x y; echo \"$y $x\"; }", "b a\n"),
+    // pipelines record statuses
+    ("(exit 1) | (exit 2) | true; echo ${PIPESTATUS[@]}", "1 2 0\n"),
+    ("set -o pipefail; false | true; echo $?", "1\n"),
+    // redirections and heredocs
+    ("cat <<EOF\nv=$((1+1))\nEOF", "v=2\n"),
+    ("read a b <<< 'here string'; echo $b", "string\n"),
+    // arrays
+    ("a=(x y z); a+=(w); echo ${#a[@]} ${a[-1]} ${!a[@]}", "4 w 0 1 2 3\n"),
+    ("declare -A m=([k]=v); m[j]=u; echo ${m[k]}${m[j]} ${#m[@]}", "vu 2\n"),
+    // errexit and traps
+    ("set -e; f() { false; echo in; }; f || true; echo end", "in\nend\n"),
+    // seconds can be set before the clock reaches it
+    ("SECONDS=100; (( SECONDS >= 100 && SECONDS < 105 )) && echo ok", "ok\n"),
+    // temporary path is searched and not hashed
+    ("PATH=/nonexistent no_such_cmd 2>/dev/null; echo $?; hash", "127\nhash: hash table empty\n"),
+    ("hash -p /bin/foo foo; hash -t foo; PATH=/x true; hash", "/bin/foo\nhash: hash table empty\n"),
+];
+
+/// (script, its standard output if asserted, its status if asserted, text its standard
+/// error contains).
+const OUTCOMES: &[(&str, Option<&str>, Option<i32>, &str)] = &[
+    // a division by zero abandons its line only
+    ("echo $((1/0)); echo same\necho next", Some("next\n"), None, ""),
+    // set -e runs the EXIT trap and keeps the failing status
+    ("set -e; trap 'echo bye' EXIT; echo a; false; echo b", Some("a\nbye\n"), Some(1), ""),
+    // errors have bash's statuses and words
+    ("no_such_command_here", None, Some(127), "no_such_command_here: command not found"),
+    ("echo )", None, Some(2), "syntax error near unexpected token `)'"),
+    ("set -u; echo $nope", None, Some(127), ""),
+];
+
 #[test]
-fn echo_and_variables() {
-    assert_eq!(out("x=world; echo \"hello $x\""), "hello world\n");
-    assert_eq!(out("a=1 b=2; echo $((a+b))"), "3\n");
+fn scripts_print_what_bash_prints() {
+    for (script, expected) in OUTPUTS {
+        assert_eq!(out(script), *expected, "{:?}", script);
+    }
 }
 
 #[test]
-fn word_splitting_and_quoting() {
-    assert_eq!(out("v='a  b'; set -- $v; echo $#; set -- \"$v\"; echo $#"), "2\n1\n");
-    assert_eq!(out("set -- 'x y' z; for a in \"$@\"; do echo \"[$a]\"; done"), "[x y]\n[z]\n");
-    assert_eq!(out("IFS=,; v=a,b,,c; set -- $v; echo $#"), "4\n");
+fn scripts_end_as_bash_ends_them() {
+    for (script, stdout, status, stderr) in OUTCOMES {
+        let outcome = run(script);
+        if let Some(stdout) = stdout {
+            assert_eq!(outcome.stdout, *stdout, "{:?}", script);
+        }
+        if let Some(status) = status {
+            assert_eq!(outcome.status, *status, "{:?}", script);
+        }
+        assert!(outcome.stderr.contains(stderr), "{:?}: {}", script, outcome.stderr);
+    }
 }
 
 #[test]
-fn parameter_operators() {
-    assert_eq!(out("p=/a/b/c.txt; echo ${p##*/} ${p%.*} ${p/b/B} ${#p}"), "c.txt /a/b/c /a/B/c.txt 10\n");
-    assert_eq!(out("unset u; echo ${u:-d} ${u:=set} $u"), "d set set\n");
-    assert_eq!(out("x=hello; echo ${x^^} ${x:1:3} ${x: -2}"), "HELLO ell lo\n");
-}
-
-#[test]
-fn arithmetic() {
-    assert_eq!(out("echo $((2**10)) $((7/2)) $((7%3)) $((1<<3)) $((0x10)) $((2#101))"), "1024 3 1 8 16 5\n");
-    assert_eq!(out("i=5; ((i++)); ((i+=10)); echo $i"), "16\n");
-    assert_eq!(run("echo $((1/0)); echo same\necho next").stdout, "next\n");
-}
-
-#[test]
-fn control_flow() {
-    assert_eq!(out("for i in 1 2 3; do [ $i = 2 ] && continue; echo $i; done"), "1\n3\n");
-    assert_eq!(out("i=0; while ((i < 3)); do ((i++)); done; echo $i"), "3\n");
-    assert_eq!(out("case abc in a*) echo A;& x) echo X;; esac"), "A\nX\n");
-    assert_eq!(out("for a in 1 2; do for b in 1 2; do break 2; done; echo never; done; echo out"), "out\n");
-}
-
-#[test]
-fn functions_and_scope() {
-    assert_eq!(out("x=g; f() { local x=l; echo $x; }; f; echo $x"), "l\ng\n");
-    assert_eq!(out("f() { return 7; }; f; echo $?"), "7\n");
-    assert_eq!(out("fact() { (( $1 <= 1 )) && { echo 1; return; }; echo $(( $1 * $(fact $(( $1 - 1 ))) )); }; fact 5"), "120\n");
+fn deep_recursion_stops_at_bash_nesting_limit() {
     // 1000 levels of interpreter recursion need more than a test thread's stack.
     let deep = std::thread::Builder::new()
         .stack_size(256 << 20)
@@ -55,69 +102,12 @@ fn functions_and_scope() {
 }
 
 #[test]
-fn subshells_and_substitution_use_child_shells() {
-    assert_eq!(out("x=1; (x=2; echo $x); echo $x"), "2\n1\n");
-    assert_eq!(out("x=$(echo a; echo b); echo \"$x\""), "a\nb\n");
-    assert_eq!(out("f() { echo from-f; }; echo \"$(f)\""), "from-f\n");
-    assert_eq!(out("echo a b | { read x y; echo \"$y $x\"; }"), "b a\n");
-}
-
-#[test]
-fn pipelines_record_statuses() {
-    assert_eq!(out("(exit 1) | (exit 2) | true; echo ${PIPESTATUS[@]}"), "1 2 0\n");
-    assert_eq!(out("set -o pipefail; false | true; echo $?"), "1\n");
-}
-
-#[test]
-fn redirections_and_heredocs() {
-    let world = world_with(&[("/in.txt", "l1\nl2\n")]);
+fn files_on_the_fake_file_system() {
+    let world = world_with(&[("/in.txt", "l1\nl2\n"), ("/d/b.txt", ""), ("/d/a.txt", ""), ("/d/c.md", "")]);
     let outcome = run_in(&world, "echo x > /out.txt; echo y >> /out.txt; cat /out.txt; while read l; do echo \"<$l>\"; done < /in.txt", "");
     assert_eq!(outcome.stdout, "x\ny\n<l1>\n<l2>\n");
-    assert_eq!(out("cat <<EOF\nv=$((1+1))\nEOF"), "v=2\n");
-    assert_eq!(out("read a b <<< 'here string'; echo $b"), "string\n");
-}
-
-#[test]
-fn arrays() {
-    assert_eq!(out("a=(x y z); a+=(w); echo ${#a[@]} ${a[-1]} ${!a[@]}"), "4 w 0 1 2 3\n");
-    assert_eq!(out("declare -A m=([k]=v); m[j]=u; echo ${m[k]}${m[j]} ${#m[@]}"), "vu 2\n");
-}
-
-#[test]
-fn errexit_and_traps() {
-    let outcome = run("set -e; trap 'echo bye' EXIT; echo a; false; echo b");
-    assert_eq!(outcome.stdout, "a\nbye\n");
-    assert_eq!(outcome.status, 1);
-    assert_eq!(out("set -e; f() { false; echo in; }; f || true; echo end"), "in\nend\n");
-}
-
-#[test]
-fn errors_have_bash_statuses() {
-    let missing = run("no_such_command_here");
-    assert_eq!(missing.status, 127);
-    assert!(missing.stderr.contains("no_such_command_here: command not found"));
-    let syntax = run("echo )");
-    assert_eq!(syntax.status, 2);
-    assert!(syntax.stderr.contains("syntax error near unexpected token `)'"));
-    assert_eq!(run("set -u; echo $nope").status, 127);
-}
-
-#[test]
-fn globbing_on_the_fake_file_system() {
-    let world = world_with(&[("/d/b.txt", ""), ("/d/a.txt", ""), ("/d/c.md", "")]);
     let outcome = run_in(&world, "cd /d; echo *.txt; echo *.none", "");
     assert_eq!(outcome.stdout, "a.txt b.txt\n*.none\n");
-}
-
-#[test]
-fn seconds_can_be_set_before_the_clock_reaches_it() {
-    assert_eq!(out("SECONDS=100; (( SECONDS >= 100 && SECONDS < 105 )) && echo ok"), "ok\n");
-}
-
-#[test]
-fn temporary_path_is_searched_and_not_hashed() {
-    assert_eq!(out("PATH=/nonexistent no_such_cmd 2>/dev/null; echo $?; hash"), "127\nhash: hash table empty\n");
-    assert_eq!(out("hash -p /bin/foo foo; hash -t foo; PATH=/x true; hash"), "/bin/foo\nhash: hash table empty\n");
 }
 
 #[test]

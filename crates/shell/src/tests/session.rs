@@ -4,12 +4,29 @@ use super::{shell_on, world_with};
 use crate::session::run_request;
 use crate::state::decode_state;
 
+type World = std::rc::Rc<std::cell::RefCell<crate::sys::fake::World>>;
+
 fn request(command: &str) -> Vec<u8> {
     let escaped = command.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
     format!("{{\"runId\":1,\"command\":\"{}\",\"cwd\":null,\"env\":{{}}}}", escaped).into_bytes()
 }
 
-fn take_stdout(world: &std::rc::Rc<std::cell::RefCell<crate::sys::fake::World>>) -> String {
+/// A fresh session shell and the fake world it writes to.
+fn session() -> (World, crate::shell::Shell) {
+    let world = world_with(&[]);
+    let shell = shell_on(&world, "");
+    (world, shell)
+}
+
+/// A second session restored from `shell`'s serialized state, as a new worker would start.
+fn restored_from(shell: &mut crate::shell::Shell) -> (World, crate::shell::Shell) {
+    let state = decode_state(&shell.state_bytes()).expect("state decodes");
+    let (world, mut restored) = session();
+    restored.restore(state);
+    (world, restored)
+}
+
+fn take_stdout(world: &World) -> String {
     let mut w = world.borrow_mut();
     let text = String::from_utf8_lossy(&w.outputs[0]).into_owned();
     w.outputs[0].clear();
@@ -18,8 +35,7 @@ fn take_stdout(world: &std::rc::Rc<std::cell::RefCell<crate::sys::fake::World>>)
 
 #[test]
 fn state_carries_over_between_runs() {
-    let world = world_with(&[]);
-    let mut shell = shell_on(&world, "");
+    let (world, mut shell) = session();
     assert_eq!(run_request(&mut shell, &request("x=1; f() { echo \"f:$x\"; }; alias hi='echo hi'")), 0);
     assert_eq!(run_request(&mut shell, &request("f; x=2")), 0);
     assert_eq!(take_stdout(&world), "f:1\n");
@@ -30,22 +46,16 @@ fn state_carries_over_between_runs() {
 
 #[test]
 fn state_survives_serialization() {
-    let world = world_with(&[]);
-    let mut shell = shell_on(&world, "");
+    let (_world, mut shell) = session();
     run_request(&mut shell, &request("declare -A m=([k]=v); a=(1 2); export E=e; set -o pipefail; g() { echo \"g ${m[k]} ${a[1]}\"; }; cd /tmp; trap 'echo t' USR1"));
-    let bytes = shell.state_bytes();
-    let state = decode_state(&bytes).expect("state decodes");
-    let world2 = world_with(&[]);
-    let mut restored = shell_on(&world2, "");
-    restored.restore(state);
+    let (world2, mut restored) = restored_from(&mut shell);
     run_request(&mut restored, &request("g; echo $E $PWD; [[ -o pipefail ]] && echo pf; trap -p USR1"));
     assert_eq!(take_stdout(&world2), "g v 2\ne /tmp\npf\ntrap -- 'echo t' SIGUSR1\n");
 }
 
 #[test]
 fn env_in_a_request_is_for_that_run() {
-    let world = world_with(&[]);
-    let mut shell = shell_on(&world, "");
+    let (world, mut shell) = session();
     let body = b"{\"runId\":1,\"command\":\"echo $V\",\"cwd\":\"/tmp\",\"env\":{\"V\":\"x\"}}";
     assert_eq!(run_request(&mut shell, body), 0);
     run_request(&mut shell, &request("echo \"[$V]\" $PWD"));
@@ -54,8 +64,7 @@ fn env_in_a_request_is_for_that_run() {
 
 #[test]
 fn exit_trap_runs_at_the_end_of_its_run() {
-    let world = world_with(&[]);
-    let mut shell = shell_on(&world, "");
+    let (world, mut shell) = session();
     assert_eq!(run_request(&mut shell, &request("trap 'echo bye' EXIT; echo hi; exit 4")), 4);
     assert_eq!(run_request(&mut shell, &request("echo next; echo $-")), 0);
     assert_eq!(take_stdout(&world), "hi\nbye\nnext\nhBc\n");
@@ -68,14 +77,10 @@ fn corrupt_state_is_rejected() {
 
 #[test]
 fn history_keeps_one_entry_per_run_and_survives_serialization() {
-    let world = world_with(&[]);
-    let mut shell = shell_on(&world, "");
+    let (_world, mut shell) = session();
     run_request(&mut shell, &request("x=1\n"));
     run_request(&mut shell, &request("echo $x >/dev/null"));
-    let state = decode_state(&shell.state_bytes()).expect("state decodes");
-    let world2 = world_with(&[]);
-    let mut restored = shell_on(&world2, "");
-    restored.restore(state);
+    let (world2, mut restored) = restored_from(&mut shell);
     run_request(&mut restored, &request("history"));
     assert_eq!(take_stdout(&world2), "    1  x=1\n    2  echo $x >/dev/null\n    3  history\n");
     run_request(&mut restored, &request("history 1; history -c"));
@@ -94,8 +99,7 @@ fn session_limits_are_parsed_and_reach_child_shells() {
     assert!(parse_limits(&args(&["--call-depth=x"])).is_err());
     assert!(parse_limits(&args(&["--stack=5"])).is_err());
 
-    let world = world_with(&[]);
-    let mut shell = shell_on(&world, "");
+    let (world, mut shell) = session();
     shell.limits = limits;
     // Recursion past callDepth names the limit; FUNCNEST below it keeps bash's message.
     assert_eq!(run_request(&mut shell, &request("f() { f; }; f; echo same line\necho \"next $?\"")), 0);
