@@ -102,6 +102,18 @@ describe.skipIf('reason' in support)(`the sandbox's memory ceiling${noCgroups}`,
     for (const dir of made.cgroup.paths) expect(existsSync(dir)).toBe(false);
     expect(made.cgroup.oomKilled()).toBe(false);
   });
+
+  it('goes with its sandbox and with a fork of it (removed off the host thread, none left behind)', async () => {
+    const sandbox = await Sandbox.create({});
+    const copy = await sandbox.fork();
+    const dirs = [...cgroupOf(sandbox.isolation).paths, ...cgroupOf(copy.isolation).paths];
+    for (const dir of dirs) expect(existsSync(dir)).toBe(true);
+    await copy.destroy();
+    await sandbox.destroy();
+    // Removal is asynchronous: wait for it (a liveness check, not a speed bound).
+    for (let i = 0; i < 200 && dirs.some((dir) => existsSync(dir)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(dirs.filter((dir) => existsSync(dir))).toEqual([]);
+  });
 });
 
 describe.skipIf('reason' in support)(`the sandbox's CPU bound${noCgroups}`, () => {

@@ -19,6 +19,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, writeFileSync } from 'node:fs';
+import { readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { processAlive } from '../process-alive.js';
 
@@ -194,6 +195,27 @@ function removeNow(dir: string): boolean {
   }
 }
 
+/**
+ * removeNow on libuv's thread pool: a memory cgroup's rmdir can wait while the kernel
+ * offlines it (its charged pages), which was seen to block the host ~6 ms per ended child.
+ */
+async function removeLater(dir: string): Promise<boolean> {
+  try {
+    await rmdir(dir);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+async function readLater(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Tries to remove the directory every 50 ms for 10 s while its last processes are reaped. */
 const REMOVE_ATTEMPTS = 200;
 const REMOVE_INTERVAL_MS = 50;
@@ -222,18 +244,22 @@ export class ChildCgroup {
     return count !== undefined && Number(count) > 0;
   }
 
-  /** SIGKILLs every process left in the cgroup (the child is the host's to end, all of it). */
-  kill(): void {
-    for (const dir of this.paths) {
-      if (this.version === 'v2' && existsSync(join(dir, 'cgroup.kill'))) {
+  /**
+   * SIGKILLs every process left in the cgroup (the child is the host's to end, all of it).
+   * The cgroup's files are read and written off this thread; resolves once every process
+   * found has been signalled.
+   */
+  async kill(): Promise<void> {
+    await Promise.all(this.paths.map(async (dir) => {
+      if (this.version === 'v2') {
         try {
-          writeFileSync(join(dir, 'cgroup.kill'), '1');
-          continue;
+          await writeFile(join(dir, 'cgroup.kill'), '1');
+          return;
         } catch {
-          // Fall back to signalling each process.
+          // No cgroup.kill (before Linux 5.14), or it failed: signal each process.
         }
       }
-      for (const pid of (readText(join(dir, 'cgroup.procs')) ?? '').split('\n')) {
+      for (const pid of ((await readLater(join(dir, 'cgroup.procs'))) ?? '').split('\n')) {
         if (!/^\d+$/.test(pid)) continue;
         try {
           process.kill(Number(pid), 'SIGKILL');
@@ -241,30 +267,25 @@ export class ChildCgroup {
           // Already gone.
         }
       }
-    }
+    }));
   }
 
   /**
    * Kills what is left and removes the cgroup once its processes are reaped; resolves with
-   * whether it is gone. Timers are unref'd: a host that exits meanwhile leaves an empty
-   * cgroup, removed by the next host's sweep.
+   * whether it is gone. Nothing of it runs on this thread but the bookkeeping (the rmdirs
+   * are the thread pool's), so ending a child never stalls the host. Timers are unref'd: a
+   * host that exits meanwhile leaves an empty cgroup, removed by the next host's sweep.
    */
-  remove(): Promise<boolean> {
-    this.kill();
-    let pending = [...this.paths].reverse().filter((dir) => !removeNow(dir));
-    if (pending.length === 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      let attempts = 0;
-      const retry = (): void => {
-        pending = pending.filter((dir) => !removeNow(dir));
-        if (pending.length === 0 || ++attempts >= REMOVE_ATTEMPTS) {
-          resolve(pending.length === 0);
-          return;
-        }
-        this.kill();
-        setTimeout(retry, REMOVE_INTERVAL_MS).unref();
-      };
-      setTimeout(retry, REMOVE_INTERVAL_MS).unref();
-    });
+  async remove(): Promise<boolean> {
+    // The cpu directory (v1) first: the memory one is where the processes are counted.
+    let pending = [...this.paths].reverse();
+    for (let attempt = 0; attempt < REMOVE_ATTEMPTS; attempt++) {
+      await this.kill();
+      const removed = await Promise.all(pending.map(removeLater));
+      pending = pending.filter((_, i) => removed[i] !== true);
+      if (pending.length === 0) return true;
+      await new Promise((resolve) => setTimeout(resolve, REMOVE_INTERVAL_MS).unref());
+    }
+    return false;
   }
 }

@@ -197,7 +197,7 @@ export class ChildConnection implements KernelConnection {
     this.child.kill('SIGKILL');
     // Everything the child started, too (its namespace's processes die with bubblewrap, but
     // only once the kernel gets to them; the cgroup goes only once they are gone).
-    this.cgroup?.cgroup.kill();
+    void this.cgroup?.cgroup.kill();
     this.endpoint.close();
   }
 }
