@@ -141,6 +141,13 @@ pub struct Command<'a> {
     pub usage_error: Option<UsageError>,
     /// What `--version` prints when it is not GNU's line (`{name}` as in `help`).
     pub version: &'a str,
+    /// How many operands [`Command::operands`] accepts: fewer is GNU's `missing operand`
+    /// usage error, more its `extra operand 'X'`.
+    pub min_operands: usize,
+    pub max_operands: usize,
+    /// What a missing operand is called in that error: `operand`, or `file operand` (touch,
+    /// truncate).
+    pub missing: &'a str,
 }
 
 /// A command's own report of a bad option (a struct: rustc 1.63, which builds the wasm,
@@ -149,12 +156,17 @@ pub struct UsageError(pub fn(&mut Io, ArgError) -> UError);
 
 impl<'a> Command<'a> {
     pub const fn new(name: &'a str, spec: &'a [OptSpec], help: &'a str) -> Command<'a> {
-        Command { name, spec, opts: "", help, usage_status: 1, order: Order::Permute, usage_error: None, version: "" }
+        Command { spec, ..Command::compact(name, "", help) }
     }
 
     /// A command whose options are one string in [`table`]'s form.
     pub const fn compact(name: &'a str, opts: &'static str, help: &'a str) -> Command<'a> {
-        Command { name, spec: &[], opts, help, usage_status: 1, order: Order::Permute, usage_error: None, version: "" }
+        Command { name, spec: &[], opts, help, usage_status: 1, order: Order::Permute, usage_error: None, version: "", min_operands: 0, max_operands: usize::MAX, missing: "operand" }
+    }
+
+    /// The same command taking between `min` and `max` operands (see [`Command::operands`]).
+    pub const fn operands_between(self, min: usize, max: usize) -> Command<'a> {
+        Command { min_operands: min, max_operands: max, ..self }
     }
 
     /// For commands whose words are not options (true, false, echo, test): GNU answers
@@ -211,6 +223,35 @@ impl<'a> Command<'a> {
             each(io, p)?;
         }
         Ok(())
+    }
+
+    /// The shape most commands have: `each` sees every option (its id and value) as
+    /// `options` meets them, and the operands come back, counted against `min_operands` and
+    /// `max_operands` in GNU's words and the command's usage status.
+    pub fn operands(&self, args: &[OsString], io: &mut Io, each: &mut dyn FnMut(&mut Io, &'static str, Option<OsString>) -> Result<(), UError>) -> Result<Vec<OsString>, UError> {
+        let mut operands = Vec::new();
+        self.options(args, io, &mut |io, p| match p {
+            Parsed::Opt { id, value } => each(io, id, value),
+            Parsed::Operand(operand) => {
+                operands.push(operand);
+                Ok(())
+            }
+        })?;
+        self.count(&operands, self.min_operands, self.max_operands)?;
+        Ok(operands)
+    }
+
+    /// GNU's check of an operand count, for a command whose bounds depend on its options
+    /// (basename takes two names, or any number with -a): none is `missing operand`, too few
+    /// `missing operand after 'LAST'`, too many `extra operand 'FIRST EXTRA'`.
+    pub fn count(&self, operands: &[OsString], min: usize, max: usize) -> Result<(), UError> {
+        let message = match operands.len() {
+            0 if min > 0 => format!("missing {}", self.missing),
+            n if n < min => format!("missing {} after {}", self.missing, crate::io::quote(&operands[n - 1])),
+            n if n > max => format!("extra operand {}", crate::io::quote(&operands[max])),
+            _ => return Ok(()),
+        };
+        Err(UError::usage(self.usage_status, message))
     }
 
     /// All options and operands at once (argv[0] first), for commands that look at them as a
@@ -425,6 +466,30 @@ mod tests {
         assert_eq!((status, err.as_str()), (2, "demo: unrecognized option '--nope'\nTry 'demo --help' for more information.\n"));
         let (status, out, err, _) = run_contract(&["demo", "-n", "bad", "--help"]);
         assert_eq!((status, out.as_str(), err.as_str()), (1, "", "demo: invalid number of lines: 'bad'\n"), "an invalid value before --help is reported first");
+    }
+
+    #[test]
+    fn operands_are_returned_and_counted() {
+        const CMD: Command = Command::compact("demo", OPTS, "").operands_between(1, 2);
+        let run = |args: &[&str]| {
+            let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
+            let mut io = Io { name: "demo".into(), stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
+            let mut seen = Vec::new();
+            let result = CMD.operands(&os(args), &mut io, &mut |_, id, _| {
+                seen.push(id);
+                Ok(())
+            });
+            let operands = result.map_err(|e| (e.status, e.message)).map(|o| o.len());
+            (operands, seen)
+        };
+        assert_eq!(run(&["demo", "x", "-a", "y"]), (Ok(2), vec!["all"]));
+        assert_eq!(run(&["demo", "-a"]).0, Err((1, "missing operand".to_string())));
+        assert_eq!(run(&["demo", "x", "y", "z w"]).0, Err((1, "extra operand 'z w'".to_string())));
+        const TWO: Command = Command { missing: "file operand", ..Command::compact("demo", "", "").operands_between(2, 2) };
+        let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
+        let mut io = Io { name: "demo".into(), stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
+        let err = TWO.operands(&os(&["demo", "a"]), &mut io, &mut |_, _, _| Ok(())).map(|_| ()).unwrap_err();
+        assert_eq!((err.status, err.message.as_str(), err.usage), (1, "missing file operand after 'a'", true));
     }
 
     #[test]

@@ -3,41 +3,33 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, Parsed};
-use common::io::quote;
+use common::args::os_bytes;
 use common::{Command, Io, UError};
 
 const SPEC: &str = "multiple,a suffix,s: zero,z";
 
 const HELP: &str = "Usage: {name} NAME [SUFFIX]\n  or:  {name} OPTION... NAME...\nPrint NAME with any leading directory components removed.\nIf specified, also remove a trailing SUFFIX.\n\n  -a, --multiple       support multiple arguments and treat each as a NAME\n  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a\n  -z, --zero           end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const BASENAME: Command = Command::compact("basename", SPEC, HELP);
+const BASENAME: Command = Command::compact("basename", SPEC, HELP).operands_between(1, usize::MAX);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut multiple = false;
     let mut suffix: Option<Vec<u8>> = None;
     let mut terminator = b'\n';
-    let mut names: Vec<OsString> = Vec::new();
-    BASENAME.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "multiple", .. } => multiple = true,
-            Parsed::Opt { id: "suffix", value } => {
+    let mut names = BASENAME.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "multiple" => multiple = true,
+            "suffix" => {
                 multiple = true;
                 suffix = value.map(|v| os_bytes(&v).to_vec());
             }
-            Parsed::Opt { id: "zero", .. } => terminator = 0,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(name) => names.push(name),
+            "zero" => terminator = 0,
+            _ => {}
         }
         Ok(())
     })?;
-    if names.is_empty() {
-        return Err(UError::usage(1, "missing operand"));
-    }
     if !multiple {
-        if names.len() > 3 || names.len() == 3 {
-            return Err(UError::usage(1, format!("extra operand {}", quote(&names[2]))));
-        }
+        BASENAME.count(&names, 1, 2)?;
         if names.len() == 2 {
             suffix = Some(os_bytes(&names[1]).to_vec());
             names.truncate(1);

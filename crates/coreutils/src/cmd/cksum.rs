@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{os_bytes, Command, Parsed};
+use common::args::{os_bytes, Command};
 use common::io::open_input;
 use common::{strerror, Io, UError};
 
@@ -143,10 +143,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut opts = Opts { algo: Algo::Crc, binary: false, tag: true, zero: false, check: false, quiet: false, status: false, strict: false, warn: false, ignore_missing: false, cksum_any_algo: true };
     let mut algo_given = false;
     let mut length = false;
-    let mut files = Vec::new();
-    CKSUM.options(&args, io, &mut |io, p| {
-        match p {
-            Parsed::Opt { id: "algorithm", value } => {
+    let files = CKSUM.operands(&args, io, &mut |io, id, value| {
+        match id {
+            "algorithm" => {
                 let text = value.unwrap_or_default().to_string_lossy().into_owned();
                 // Exact names only: GNU matches --algorithm without abbreviations.
                 let name = match ALGORITHMS.iter().find(|a| **a == text) {
@@ -178,22 +177,21 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                 };
                 algo_given = true;
             }
-            Parsed::Opt { id: "length", .. } => length = true,
-            Parsed::Opt { id: "check", .. } => opts.check = true,
-            Parsed::Opt { id: "tag", .. } => opts.tag = true,
-            Parsed::Opt { id: "untagged", .. } => opts.tag = false,
-            Parsed::Opt { id: "zero", .. } => opts.zero = true,
-            Parsed::Opt { id: "ignore-missing", .. } => opts.ignore_missing = true,
-            Parsed::Opt { id: "quiet", .. } => opts.quiet = true,
-            Parsed::Opt { id: "status", .. } => opts.status = true,
-            Parsed::Opt { id: "strict", .. } => opts.strict = true,
-            Parsed::Opt { id: "warn", .. } => opts.warn = true,
-            Parsed::Opt { id: "debug", .. } => {}
-            Parsed::Opt { .. } => {
+            "length" => length = true,
+            "check" => opts.check = true,
+            "tag" => opts.tag = true,
+            "untagged" => opts.tag = false,
+            "zero" => opts.zero = true,
+            "ignore-missing" => opts.ignore_missing = true,
+            "quiet" => opts.quiet = true,
+            "status" => opts.status = true,
+            "strict" => opts.strict = true,
+            "warn" => opts.warn = true,
+            "debug" => {}
+            _ => {
                 let _ = io.out(common::version_text(&io.name).as_bytes());
                 return Err(UError::exit(0));
             }
-            Parsed::Operand(f) => files.push(f),
         }
         Ok(())
     })?;

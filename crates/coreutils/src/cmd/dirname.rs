@@ -3,29 +3,21 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, Parsed};
+use common::args::os_bytes;
 use common::{Command, Io, UError};
 
 const SPEC: &str = "zero,z";
 
 const HELP: &str = "Usage: {name} [OPTION] NAME...\nOutput each NAME with its last non-slash component and trailing slashes\nremoved; if NAME contains no /'s, output '.' (meaning the current directory).\n\n  -z, --zero     end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const DIRNAME: Command = Command::compact("dirname", SPEC, HELP);
+const DIRNAME: Command = Command::compact("dirname", SPEC, HELP).operands_between(1, usize::MAX);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut terminator = b'\n';
-    let mut names: Vec<OsString> = Vec::new();
-    DIRNAME.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "zero", .. } => terminator = 0,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(name) => names.push(name),
-        }
+    let names = DIRNAME.operands(&args, io, &mut |_, _zero, _| {
+        terminator = 0;
         Ok(())
     })?;
-    if names.is_empty() {
-        return Err(UError::usage(1, "missing operand"));
-    }
     let mut out = Vec::new();
     for name in &names {
         out.extend_from_slice(dir_name(os_bytes(name)));

@@ -12,7 +12,7 @@ mod para;
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, Parsed};
+use common::args::os_bytes;
 use common::{Command, Io, UError};
 
 use para::{Formatter, Options};
@@ -38,22 +38,16 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     }
     let mut options = Options::default();
     let mut goal_text: Option<String> = None;
-    let mut files = Vec::new();
-    FMT.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id, value } => {
-                let v = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
-                match id {
-                    "crown" => options.crown = true,
-                    "split" => options.split = true,
-                    "tagged" => options.tagged = true,
-                    "uniform" => options.uniform = true,
-                    "width" => width_text = Some(v),
-                    "goal" => goal_text = Some(v),
-                    _ => options.set_prefix(v.as_bytes()),
-                }
-            }
-            Parsed::Operand(f) => files.push(f),
+    let mut files = FMT.operands(&args, io, &mut |_, id, value| {
+        let v = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+        match id {
+            "crown" => options.crown = true,
+            "split" => options.split = true,
+            "tagged" => options.tagged = true,
+            "uniform" => options.uniform = true,
+            "width" => width_text = Some(v),
+            "goal" => goal_text = Some(v),
+            _ => options.set_prefix(v.as_bytes()),
         }
         Ok(())
     })?;

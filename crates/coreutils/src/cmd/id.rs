@@ -4,7 +4,6 @@
 
 use std::ffi::OsString;
 
-use common::args::Parsed;
 use common::identity::{self, Account};
 use common::io::quote;
 use common::{Command, Io, UError};
@@ -26,18 +25,16 @@ struct Subject {
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut user, mut group, mut groups, mut name, mut real, mut zero, mut context) = (false, false, false, false, false, false, false);
-    let mut users: Vec<OsString> = Vec::new();
-    ID.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "user", .. } => user = true,
-            Parsed::Opt { id: "group", .. } => group = true,
-            Parsed::Opt { id: "groups", .. } => groups = true,
-            Parsed::Opt { id: "name", .. } => name = true,
-            Parsed::Opt { id: "real", .. } => real = true,
-            Parsed::Opt { id: "zero", .. } => zero = true,
-            Parsed::Opt { id: "context", .. } => context = true,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(u) => users.push(u),
+    let users = ID.operands(&args, io, &mut |_, id, _| {
+        match id {
+            "user" => user = true,
+            "group" => group = true,
+            "groups" => groups = true,
+            "name" => name = true,
+            "real" => real = true,
+            "zero" => zero = true,
+            "context" => context = true,
+            _ => {}
         }
         Ok(())
     })?;

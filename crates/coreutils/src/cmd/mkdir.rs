@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use common::args::Command;
 use common::io::quote;
 use common::modes::ModeChange;
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "mode,m: parents,p verbose,v context=Z context::";
 
-const MKDIR: Command = Command::compact("mkdir", SPEC, HELP);
+const MKDIR: Command = Command::compact("mkdir", SPEC, HELP).operands_between(1, usize::MAX);
 
 const HELP: &str = "Usage: mkdir [OPTION]... DIRECTORY...
 Create the DIRECTORY(ies), if they do not already exist.
@@ -26,10 +26,9 @@ Create the DIRECTORY(ies), if they do not already exist.
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut mode, mut parents, mut verbose) = (None, false, false);
-    let mut dirs = Vec::new();
-    MKDIR.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "mode", value } => {
+    let dirs = MKDIR.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "mode" => {
                 let text = value.unwrap_or_default().to_string_lossy().into_owned();
                 match ModeChange::parse(&text) {
                     Some(m) => mode = Some(m),
@@ -38,19 +37,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     }
                 }
             }
-            Parsed::Opt { id: "parents", .. } => parents = true,
-            Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { id: "context", .. } => {
+            "parents" => parents = true,
+            "verbose" => verbose = true,
+            "context" => {
                 return Err(UError::new(1, "option not supported in the sandbox: --context"));
             }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(d) => dirs.push(d),
+            _ => {}
         }
         Ok(())
     })?;
-    if dirs.is_empty() {
-        return Err(UError::usage(1, "missing operand"));
-    }
     let umask = common::fsext::umask(None);
     let mut status = 0;
     for dir in dirs {

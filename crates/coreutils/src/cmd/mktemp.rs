@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use common::args::{bytes_os, os_bytes, Command};
 use common::io::quote;
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "directory,d dry-run,u quiet,q suffix: p: tmpdir:: t";
 
@@ -44,17 +44,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut directory, mut dry_run, mut quiet, mut t_flag) = (false, false, false, false);
     let mut suffix: Option<Vec<u8>> = None;
     let mut tmpdir: Option<Option<OsString>> = None;
-    let mut templates = Vec::new();
-    MKTEMP.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "directory", .. } => directory = true,
-            Parsed::Opt { id: "dry-run", .. } => dry_run = true,
-            Parsed::Opt { id: "quiet", .. } => quiet = true,
-            Parsed::Opt { id: "suffix", value } => suffix = value.map(|v| os_bytes(&v).to_vec()),
-            Parsed::Opt { id: "p", value } | Parsed::Opt { id: "tmpdir", value } => tmpdir = Some(value),
-            Parsed::Opt { id: "t", .. } => t_flag = true,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(t) => templates.push(t),
+    let mut templates = MKTEMP.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "directory" => directory = true,
+            "dry-run" => dry_run = true,
+            "quiet" => quiet = true,
+            "suffix" => suffix = value.map(|v| os_bytes(&v).to_vec()),
+            "p" | "tmpdir" => tmpdir = Some(value),
+            "t" => t_flag = true,
+            _ => {}
         }
         Ok(())
     })?;

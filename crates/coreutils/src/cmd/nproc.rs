@@ -4,7 +4,6 @@
 
 use std::ffi::OsString;
 
-use common::args::Parsed;
 use common::io::quote;
 use common::{Command, Io, UError};
 
@@ -12,15 +11,15 @@ const SPEC: &str = "all ignore:";
 
 const HELP: &str = "Usage: {name} [OPTION]...\nPrint the number of processing units available to the current process,\nwhich may be less than the number of online processors\n\n      --all      print the number of installed processors\n      --ignore=N  if possible, exclude N processing units\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const NPROC: Command = Command::compact("nproc", SPEC, HELP);
+const NPROC: Command = Command::compact("nproc", SPEC, HELP).operands_between(0, 0);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut all = false;
     let mut ignore: u64 = 0;
-    NPROC.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "all", .. } => all = true,
-            Parsed::Opt { id: "ignore", value } => {
+    NPROC.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "all" => all = true,
+            "ignore" => {
                 let text = value.unwrap_or_default();
                 match text.to_str().and_then(|t| t.trim_start().parse::<u64>().ok()) {
                     Some(n) => ignore = n,
@@ -29,10 +28,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     }
                 }
             }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(extra) => {
-                return Err(UError::usage(1, format!("extra operand {}", quote(&extra))));
-            }
+            _ => {}
         }
         Ok(())
     })?;

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, Order, Parsed};
+use common::args::{os_bytes, Order};
 use common::{Command, Io, UError};
 
 const SPEC: &str = "null,0";
@@ -14,12 +14,10 @@ const PRINTENV: Command = Command { usage_status: 2, order: Order::Permute, ..Co
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut terminator = b'\n';
-    let mut names: Vec<OsString> = Vec::new();
-    PRINTENV.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "null", .. } => terminator = 0,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(name) => names.push(name),
+    let names = PRINTENV.operands(&args, io, &mut |_, id, _| {
+        match id {
+            "null" => terminator = 0,
+            _ => {}
         }
         Ok(())
     })?;

@@ -5,11 +5,11 @@ use std::path::Path;
 
 use common::args::{os_bytes, Command};
 use common::canon::{canonicalize, Missing};
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "canonicalize,f canonicalize-existing,e canonicalize-missing,m no-newline,n quiet,q quiet=s,silent verbose,v zero,z";
 
-const READLINK: Command = Command::compact("readlink", SPEC, HELP);
+const READLINK: Command = Command::compact("readlink", SPEC, HELP).operands_between(1, usize::MAX);
 
 const HELP: &str = "Usage: readlink [OPTION]... FILE...
 Print value of a symbolic link or canonical file name
@@ -34,24 +34,19 @@ Print value of a symbolic link or canonical file name
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut mode, mut no_newline, mut verbose, mut zero) = (None, false, false, false);
-    let mut files = Vec::new();
-    READLINK.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "canonicalize", .. } => mode = Some(Missing::AllowLast),
-            Parsed::Opt { id: "canonicalize-existing", .. } => mode = Some(Missing::Forbid),
-            Parsed::Opt { id: "canonicalize-missing", .. } => mode = Some(Missing::Allow),
-            Parsed::Opt { id: "no-newline", .. } => no_newline = true,
-            Parsed::Opt { id: "quiet", .. } => verbose = false,
-            Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { id: "zero", .. } => zero = true,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
+    let files = READLINK.operands(&args, io, &mut |_, id, _| {
+        match id {
+            "canonicalize" => mode = Some(Missing::AllowLast),
+            "canonicalize-existing" => mode = Some(Missing::Forbid),
+            "canonicalize-missing" => mode = Some(Missing::Allow),
+            "no-newline" => no_newline = true,
+            "quiet" => verbose = false,
+            "verbose" => verbose = true,
+            "zero" => zero = true,
+            _ => {}
         }
         Ok(())
     })?;
-    if files.is_empty() {
-        return Err(UError::usage(1, "missing operand"));
-    }
     if no_newline && files.len() > 1 {
         io.error("ignoring --no-newline with multiple arguments");
         no_newline = false;

@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use common::args::{os_bytes, Command};
 use common::canon::{canonicalize, relative_to, Missing};
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "canonicalize-existing,e canonicalize-missing,m logical,L physical,P quiet,q relative-to: relative-base: strip,s strip=no-symlinks zero,z";
 
-const REALPATH: Command = Command::compact("realpath", SPEC, HELP);
+const REALPATH: Command = Command::compact("realpath", SPEC, HELP).operands_between(1, usize::MAX);
 
 const HELP: &str = "Usage: realpath [OPTION]... FILE...
 Print the resolved absolute file name;
@@ -32,28 +32,23 @@ all but the last component must exist
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut missing, mut physical, mut quiet, mut zero) = (Missing::AllowLast, true, false, false);
     let (mut relative_to_dir, mut relative_base) = (None, None);
-    let mut files = Vec::new();
-    REALPATH.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "canonicalize-existing", .. } => missing = Missing::Forbid,
-            Parsed::Opt { id: "canonicalize-missing", .. } => missing = Missing::Allow,
-            Parsed::Opt { id: "logical", .. } => {
+    let files = REALPATH.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "canonicalize-existing" => missing = Missing::Forbid,
+            "canonicalize-missing" => missing = Missing::Allow,
+            "logical" => {
                 return Err(UError::new(1, "option not supported in the sandbox: --logical"));
             }
-            Parsed::Opt { id: "physical", .. } => physical = true,
-            Parsed::Opt { id: "quiet", .. } => quiet = true,
-            Parsed::Opt { id: "strip", .. } => physical = false,
-            Parsed::Opt { id: "zero", .. } => zero = true,
-            Parsed::Opt { id: "relative-to", value } => relative_to_dir = value,
-            Parsed::Opt { id: "relative-base", value } => relative_base = value,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
+            "physical" => physical = true,
+            "quiet" => quiet = true,
+            "strip" => physical = false,
+            "zero" => zero = true,
+            "relative-to" => relative_to_dir = value,
+            "relative-base" => relative_base = value,
+            _ => {}
         }
         Ok(())
     })?;
-    if files.is_empty() {
-        return Err(UError::usage(1, "missing operand"));
-    }
     let resolve_dir = |io: &mut Io, dir: Option<OsString>| -> Result<Option<PathBuf>, ()> {
         match dir {
             None => Ok(None),

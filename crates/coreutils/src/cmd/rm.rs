@@ -7,7 +7,7 @@ use std::path::Path;
 use common::args::{os_bytes, Command};
 use common::io::quote;
 use common::targets::{base_name, join};
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "dir,d force,f interactive=i interactive-once=I interactive-when=interactive:: one-file-system no-preserve-root preserve-root:: recursive,r recursive=R verbose,v";
 
@@ -40,22 +40,20 @@ struct Options {
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut o = Options { force: false, recursive: false, dir: false, verbose: false, preserve_root: true };
-    let mut files = Vec::new();
-    RM.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "dir", .. } => o.dir = true,
-            Parsed::Opt { id: "force", .. } => o.force = true,
-            Parsed::Opt { id: "recursive", .. } => o.recursive = true,
-            Parsed::Opt { id: "verbose", .. } => o.verbose = true,
-            Parsed::Opt { id: "no-preserve-root", .. } => o.preserve_root = false,
-            Parsed::Opt { id: "preserve-root", .. } => o.preserve_root = true,
-            Parsed::Opt { id: "one-file-system", .. } => {}
-            Parsed::Opt { id: "interactive-when", value } if value.as_ref().map_or(false, |v| v == "never" || v == "no" || v == "none") => {}
-            Parsed::Opt { id: "interactive", .. } | Parsed::Opt { id: "interactive-once", .. } | Parsed::Opt { id: "interactive-when", .. } => {
+    let files = RM.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "dir" => o.dir = true,
+            "force" => o.force = true,
+            "recursive" => o.recursive = true,
+            "verbose" => o.verbose = true,
+            "no-preserve-root" => o.preserve_root = false,
+            "preserve-root" => o.preserve_root = true,
+            "one-file-system" => {}
+            "interactive-when" if value.as_ref().map_or(false, |v| v == "never" || v == "no" || v == "none") => {}
+            "interactive" | "interactive-once" | "interactive-when" => {
                 return Err(UError::new(1, "interactive removal is not supported in the sandbox (there is no terminal to answer prompts); use -f, or remove the files one by one"));
             }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
+            _ => {}
         }
         Ok(())
     })?;

@@ -6,11 +6,11 @@ use std::path::Path;
 
 use common::args::{bytes_os, os_bytes, Command};
 use common::io::quote;
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "ignore=ignore-fail-on-non-empty parents,p verbose,v";
 
-const RMDIR: Command = Command::compact("rmdir", SPEC, HELP);
+const RMDIR: Command = Command::compact("rmdir", SPEC, HELP).operands_between(1, usize::MAX);
 
 const HELP: &str = "Usage: rmdir [OPTION]... DIRECTORY...
 Remove the DIRECTORY(ies), if they are empty.
@@ -26,20 +26,15 @@ Remove the DIRECTORY(ies), if they are empty.
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut ignore, mut parents, mut verbose) = (false, false, false);
-    let mut dirs = Vec::new();
-    RMDIR.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "ignore", .. } => ignore = true,
-            Parsed::Opt { id: "parents", .. } => parents = true,
-            Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(d) => dirs.push(d),
+    let dirs = RMDIR.operands(&args, io, &mut |_, id, _| {
+        match id {
+            "ignore" => ignore = true,
+            "parents" => parents = true,
+            "verbose" => verbose = true,
+            _ => {}
         }
         Ok(())
     })?;
-    if dirs.is_empty() {
-        return Err(UError::usage(1, "missing operand"));
-    }
     let mut status = 0;
     for dir in dirs {
         match remove(io, &dir, ignore, verbose) {

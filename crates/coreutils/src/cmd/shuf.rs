@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 
-use common::args::{bytes_os, os_bytes, Parsed};
+use common::args::{bytes_os, os_bytes};
 use common::io::quote;
 use common::{strerror, Command, Io, UError};
 
@@ -128,13 +128,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut output: Option<OsString> = None;
     let mut random_source: Option<OsString> = None;
     let mut eol = b'\n';
-    let mut operands: Vec<OsString> = Vec::new();
-    SHUF.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "echo", .. } => echo = true,
-            Parsed::Opt { id: "repeat", .. } => repeat = true,
-            Parsed::Opt { id: "zero-terminated", .. } => eol = 0,
-            Parsed::Opt { id: "input-range", value } => {
+    let operands = SHUF.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "echo" => echo = true,
+            "repeat" => repeat = true,
+            "zero-terminated" => eol = 0,
+            "input-range" => {
                 let text = value.unwrap_or_default();
                 if range.is_some() {
                     return Err(UError::new(1, "multiple -i options specified"));
@@ -146,7 +145,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     }
                 }
             }
-            Parsed::Opt { id: "head-count", value } => {
+            "head-count" => {
                 let text = value.unwrap_or_default().to_string_lossy().into_owned();
                 let count = if !text.is_empty() && text.bytes().all(|c| c.is_ascii_digit()) { Some(text.parse::<u64>().unwrap_or(u64::MAX)) } else { None };
                 match count {
@@ -156,15 +155,14 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     }
                 }
             }
-            Parsed::Opt { id: "output", value } => output = value,
-            Parsed::Opt { id: "random-source", value } => {
+            "output" => output = value,
+            "random-source" => {
                 if random_source.is_some() && random_source != value {
                     return Err(UError::new(1, "multiple random sources specified"));
                 }
                 random_source = value;
             }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(o) => operands.push(o),
+            _ => {}
         }
         Ok(())
     })?;

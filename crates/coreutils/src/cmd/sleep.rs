@@ -5,39 +5,25 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
-use common::args::Parsed;
 use common::duration::parse_duration;
 use common::io::quote;
-use common::{Command, Io, OptSpec, UError};
-
-const SPEC: &[OptSpec] = &[];
+use common::{Command, Io, UError};
 
 const HELP: &str = "Usage: {name} NUMBER[SUFFIX]...\n  or:  {name} OPTION\nPause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),\n'm' for minutes, 'h' for hours or 'd' for days.  NUMBER need not be an\ninteger.  Given two or more arguments, pause for the amount of time\nspecified by the sum of their values.\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const SLEEP: Command = Command::new("sleep", SPEC, HELP);
+const SLEEP: Command = Command::compact("sleep", "", HELP).operands_between(1, usize::MAX);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut total = 0.0f64;
-    let mut count = 0;
     let mut valid = true;
-    SLEEP.options(&args, io, &mut |io, p| {
-        match p {
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(word) => {
-                count += 1;
-                match word.to_str().and_then(parse_duration) {
-                    Some(seconds) => total += seconds,
-                    None => {
-                        io.error(format!("invalid time interval {}", quote(&word)));
-                        valid = false;
-                    }
-                }
+    for word in SLEEP.operands(&args, io, &mut |_, _, _| Ok(()))? {
+        match word.to_str().and_then(parse_duration) {
+            Some(seconds) => total += seconds,
+            None => {
+                io.error(format!("invalid time interval {}", quote(&word)));
+                valid = false;
             }
         }
-        Ok(())
-    })?;
-    if count == 0 {
-        return Err(UError::usage(1, "missing operand"));
     }
     if !valid {
         io.try_help();

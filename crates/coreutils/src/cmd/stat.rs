@@ -9,11 +9,11 @@ use common::io::quote;
 use common::modes::mode_string;
 use common::timefmt::{local_offset, split_ns, Tm};
 use common::users::Names;
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "dereference,L file-system,f format,c: printf: terse,t cached:";
 
-const STAT: Command = Command::compact("stat", SPEC, HELP);
+const STAT: Command = Command::compact("stat", SPEC, HELP).operands_between(1, usize::MAX);
 
 const HELP: &str = "Usage: stat [OPTION]... FILE...
 Display file or file system status.
@@ -67,25 +67,20 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut follow = false;
     let mut format: Option<(Vec<u8>, bool)> = None;
     let mut terse = false;
-    let mut files = Vec::new();
-    STAT.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "dereference", .. } => follow = true,
-            Parsed::Opt { id: "format", value } => format = Some(([os_bytes(&value.unwrap_or_default()), b"\n"].concat(), false)),
-            Parsed::Opt { id: "printf", value } => format = Some((os_bytes(&value.unwrap_or_default()).to_vec(), true)),
-            Parsed::Opt { id: "terse", .. } => terse = true,
-            Parsed::Opt { id: "cached", .. } => {}
-            Parsed::Opt { id: "file-system", .. } => {
+    let files = STAT.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "dereference" => follow = true,
+            "format" => format = Some(([os_bytes(&value.unwrap_or_default()), b"\n"].concat(), false)),
+            "printf" => format = Some((os_bytes(&value.unwrap_or_default()).to_vec(), true)),
+            "terse" => terse = true,
+            "cached" => {}
+            "file-system" => {
                 return Err(UError::new(1, "option not supported in the sandbox: --file-system (use df)"));
             }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
+            _ => {}
         }
         Ok(())
     })?;
-    if files.is_empty() {
-        return Err(UError::usage(1, "missing operand"));
-    }
     let names = Names::load();
     let mut status = 0;
     for file in files {

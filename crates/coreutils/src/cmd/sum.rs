@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 
-use common::args::{Command, Parsed};
+use common::args::{Command};
 use common::{Io, UError};
 
 use super::cmd_cksum::run_legacy;
@@ -16,13 +16,11 @@ const SUM: Command = Command::compact("", SPEC, HELP);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut algo = Algo::Bsd;
-    let mut files = Vec::new();
-    SUM.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "bsd", .. } => algo = Algo::Bsd,
-            Parsed::Opt { id: "sysv", .. } => algo = Algo::Sysv,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
+    let files = SUM.operands(&args, io, &mut |_, id, _| {
+        match id {
+            "bsd" => algo = Algo::Bsd,
+            "sysv" => algo = Algo::Sysv,
+            _ => {}
         }
         Ok(())
     })?;

@@ -7,7 +7,6 @@ use std::ffi::OsString;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 
-use common::args::Parsed;
 use common::error::is_broken_pipe;
 use common::io::quote;
 use common::{strerror, Command, Io, UError};
@@ -37,13 +36,12 @@ struct Output {
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut append = false;
     let mut mode = OnError::Default;
-    let mut files = Vec::new();
-    TEE.options(&args, io, &mut |io, p| {
-        match p {
-            Parsed::Opt { id: "append", .. } => append = true,
-            Parsed::Opt { id: "ignore-interrupts", .. } => {}
-            Parsed::Opt { id: "nopipe", .. } => mode = OnError::WarnNoPipe,
-            Parsed::Opt { id: "output-error", value } => {
+    let files = TEE.operands(&args, io, &mut |io, id, value| {
+        match id {
+            "append" => append = true,
+            "ignore-interrupts" => {}
+            "nopipe" => mode = OnError::WarnNoPipe,
+            "output-error" => {
                 mode = match value.as_ref().map(|v| v.to_string_lossy().into_owned()) {
                     None => OnError::WarnNoPipe,
                     Some(v) => match pick(&v) {
@@ -57,8 +55,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     },
                 }
             }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
+            _ => {}
         }
         Ok(())
     })?;

@@ -7,7 +7,7 @@
 use std::ffi::OsString;
 use std::time::{Duration, Instant};
 
-use common::args::{Order, Parsed};
+use common::args::Order;
 use common::duration::parse_duration;
 use common::io::quote;
 use common::signals::{signal_name, signal_number};
@@ -27,10 +27,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut kill_after: Option<f64> = None;
     let mut preserve = false;
     let mut verbose = false;
-    let mut operands: Vec<OsString> = Vec::new();
-    TIMEOUT.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "signal", value } => {
+    let operands = TIMEOUT.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "signal" => {
                 let text = value.unwrap_or_default();
                 match text.to_str().and_then(signal_number) {
                     Some(n) => signal = n,
@@ -39,7 +38,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     }
                 }
             }
-            Parsed::Opt { id: "kill-after", value } => {
+            "kill-after" => {
                 let text = value.unwrap_or_default();
                 match text.to_str().and_then(parse_duration) {
                     Some(d) => kill_after = Some(d),
@@ -48,11 +47,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     }
                 }
             }
-            Parsed::Opt { id: "preserve-status", .. } => preserve = true,
-            Parsed::Opt { id: "foreground", .. } => {}
-            Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(o) => operands.push(o),
+            "preserve-status" => preserve = true,
+            "foreground" => {}
+            "verbose" => verbose = true,
+            _ => {}
         }
         Ok(())
     })?;

@@ -7,11 +7,11 @@ use common::args::Command;
 use common::fsops::{set_times, SetTime};
 use common::io::quote;
 use common::timefmt::{now, parse_date, parse_touch_stamp, split_ns};
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "access=a no-create,c date,d: ignored=f no-dereference,h modify=m reference,r: stamp=t: time:";
 
-const TOUCH: Command = Command::compact("touch", SPEC, HELP);
+const TOUCH: Command = Command { missing: "file operand", ..Command::compact("touch", SPEC, HELP).operands_between(1, usize::MAX) };
 
 const HELP: &str = "Usage: touch [OPTION]... FILE...
 Update the access and modification times of each FILE to the current time.
@@ -41,17 +41,16 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut date: Option<String> = None;
     let mut stamp: Option<String> = None;
     let mut reference: Option<OsString> = None;
-    let mut files = Vec::new();
-    TOUCH.options(&args, io, &mut |io, p| {
-        match p {
-            Parsed::Opt { id: "access", .. } => access_only = true,
-            Parsed::Opt { id: "modify", .. } => modify_only = true,
-            Parsed::Opt { id: "no-create", .. } => no_create = true,
-            Parsed::Opt { id: "no-dereference", .. } => no_deref = true,
-            Parsed::Opt { id: "date", value } => date = value.map(|v| v.to_string_lossy().into_owned()),
-            Parsed::Opt { id: "stamp", value } => stamp = value.map(|v| v.to_string_lossy().into_owned()),
-            Parsed::Opt { id: "reference", value } => reference = value,
-            Parsed::Opt { id: "time", value } => match value.unwrap_or_default().to_str().unwrap_or("") {
+    let files = TOUCH.operands(&args, io, &mut |io, id, value| {
+        match id {
+            "access" => access_only = true,
+            "modify" => modify_only = true,
+            "no-create" => no_create = true,
+            "no-dereference" => no_deref = true,
+            "date" => date = value.map(|v| v.to_string_lossy().into_owned()),
+            "stamp" => stamp = value.map(|v| v.to_string_lossy().into_owned()),
+            "reference" => reference = value,
+            "time" => match value.unwrap_or_default().to_str().unwrap_or("") {
                 "access" | "atime" | "use" => access_only = true,
                 "modify" | "mtime" => modify_only = true,
                 other => {
@@ -61,14 +60,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     return Err(UError::exit(1));
                 }
             },
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
+            _ => {}
         }
         Ok(())
     })?;
-    if files.is_empty() {
-        return Err(UError::usage(1, "missing file operand"));
-    }
     if stamp.is_some() && (date.is_some() || reference.is_some()) {
         return Err(UError::usage(1, "cannot specify times from more than one source"));
     }

@@ -6,11 +6,11 @@ use std::path::Path;
 use common::args::Command;
 use common::io::quote;
 use common::size::{parse_size, SizeError};
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "no-create,c io-blocks,o reference,r: size,s:";
 
-const TRUNCATE: Command = Command::compact("truncate", SPEC, HELP);
+const TRUNCATE: Command = Command { missing: "file operand", ..Command::compact("truncate", SPEC, HELP).operands_between(1, usize::MAX) };
 
 const HELP: &str = "Usage: truncate OPTION... FILE...
 Shrink or extend the size of each FILE to the specified size
@@ -53,15 +53,14 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut no_create = false;
     let mut size: Option<(Op, u64)> = None;
     let mut reference: Option<OsString> = None;
-    let mut files = Vec::new();
-    TRUNCATE.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "no-create", .. } => no_create = true,
-            Parsed::Opt { id: "io-blocks", .. } => {
+    let files = TRUNCATE.operands(&args, io, &mut |_, id, value| {
+        match id {
+            "no-create" => no_create = true,
+            "io-blocks" => {
                 return Err(UError::new(1, "option not supported in the sandbox: --io-blocks"));
             }
-            Parsed::Opt { id: "reference", value } => reference = value,
-            Parsed::Opt { id: "size", value } => {
+            "reference" => reference = value,
+            "size" => {
                 let text = value.unwrap_or_default().to_string_lossy().into_owned();
                 match parse_spec(&text) {
                     Ok(s) => size = Some(s),
@@ -73,8 +72,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                     }
                 }
             }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
+            _ => {}
         }
         Ok(())
     })?;
@@ -85,9 +83,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         if op == Op::Set {
             return Err(UError::usage(1, "you must specify a relative '--size' with '--reference'"));
         }
-    }
-    if files.is_empty() {
-        return Err(UError::usage(1, "missing file operand"));
     }
     if let Some((Op::RoundDown | Op::RoundUp, 0)) = size {
         return Err(UError::new(1, "division by zero"));

@@ -4,13 +4,11 @@
 
 use std::ffi::OsString;
 
-use common::args::Parsed;
-use common::io::quote;
 use common::{Command, Io, UError};
 
 const SPEC: &str = "all,a kernel-name,s kernel-name=sysname nodename,n kernel-release,r kernel-release=release kernel-version,v machine,m processor,p hardware-platform,i operating-system,o";
 
-const UNAME: Command = Command::compact("uname", SPEC, HELP);
+const UNAME: Command = Command::compact("uname", SPEC, HELP).operands_between(0, 0);
 
 const KERNEL: u32 = 1;
 const NODE: u32 = 2;
@@ -24,32 +22,25 @@ const OS: u32 = 128;
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut wanted = 0u32;
     let mut all = false;
-    UNAME.options(&args, io, &mut |io, p| {
-        match p {
-            Parsed::Opt { id, .. } => {
-                wanted |= match id {
-                    "all" => {
-                        all = true;
-                        KERNEL | NODE | RELEASE | VERSION | MACHINE | OS
-                    }
-                    "kernel-name" => KERNEL,
-                    "nodename" => NODE,
-                    "kernel-release" => RELEASE,
-                    "kernel-version" => VERSION,
-                    "machine" => MACHINE,
-                    "processor" => PROCESSOR,
-                    "hardware-platform" => PLATFORM,
-                    "operating-system" => OS,
-                    _ => {
-                        let _ = io.out(common::version_text("uname").as_bytes());
-                        return Err(UError::exit(0));
-                    }
-                }
+    UNAME.operands(&args, io, &mut |io, id, _| {
+        wanted |= match id {
+            "all" => {
+                all = true;
+                KERNEL | NODE | RELEASE | VERSION | MACHINE | OS
             }
-            Parsed::Operand(extra) => {
-                return Err(UError::usage(1, format!("extra operand {}", quote(&extra))));
+            "kernel-name" => KERNEL,
+            "nodename" => NODE,
+            "kernel-release" => RELEASE,
+            "kernel-version" => VERSION,
+            "machine" => MACHINE,
+            "processor" => PROCESSOR,
+            "hardware-platform" => PLATFORM,
+            "operating-system" => OS,
+            _ => {
+                let _ = io.out(common::version_text("uname").as_bytes());
+                return Err(UError::exit(0));
             }
-        }
+        };
         Ok(())
     })?;
     if wanted == 0 {

@@ -2,26 +2,14 @@
 
 use std::ffi::OsString;
 
-use common::args::Parsed;
-use common::io::quote;
-use common::{identity, Command, Io, OptSpec, UError};
-
-const SPEC: &[OptSpec] = &[];
+use common::{identity, Command, Io, UError};
 
 const HELP: &str = "Usage: {name} [OPTION]...\nPrint the user name associated with the current effective user ID.\nSame as id -un.\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
 
-const WHOAMI: Command = Command::new("whoami", SPEC, HELP);
+const WHOAMI: Command = Command::compact("whoami", "", HELP).operands_between(0, 0);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    WHOAMI.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(extra) => {
-                return Err(UError::usage(1, format!("extra operand {}", quote(&extra))));
-            }
-        }
-        Ok(())
-    })?;
+    WHOAMI.operands(&args, io, &mut |_, _, _| Ok(()))?;
     let euid = identity::current().euid;
     Ok(match identity::account_by_uid(euid) {
         Some(a) => {

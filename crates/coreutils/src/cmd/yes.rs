@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, Parsed};
+use common::args::{os_bytes};
 use common::error::is_broken_pipe;
 use common::{Command, Io, OptSpec, UError};
 
@@ -14,11 +14,9 @@ const HELP: &str = "Usage: {name} [STRING]...\n  or:  {name} OPTION\nRepeatedly 
 const YES: Command = Command::new("yes", SPEC, HELP);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let mut words = Vec::new();
-    YES.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(w) => words.push(w),
+    let words = YES.operands(&args, io, &mut |_, id, _| {
+        match id {
+            _ => {}
         }
         Ok(())
     })?;
