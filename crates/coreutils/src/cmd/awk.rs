@@ -61,13 +61,27 @@ mod vars;
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, Order, Parsed};
-use common::Io;
+use common::args::{os_bytes, ArgError, Command, Order, Parsed, UsageError};
+use common::{Io, UError};
 
 const SPEC: &str = "fs=F,field-separator: assign,v: file,f: source,e: sandbox,S version,V help,h optimize,O no-optimize,s re-interval,r characters-as-bytes,b traditional,c copyright,C dump-variables,d:: debug,D:: exec,E: gen-pot,g include,i: trace,I load,l: lint,L:: bignum,M use-lc-numeric,N non-decimal-data,n pretty-print,o:: profile,p:: posix,P lint-old,t";
 
-const USAGE: &str = "Usage: {0} [POSIX or GNU style options] -f progfile [--] file ...
-Usage: {0} [POSIX or GNU style options] [--] 'program' file ...
+/// gawk stops at the program text (the rest are its operands) and answers a bad option
+/// with its usage on stderr rather than GNU's `Try` line.
+const AWK: Command = Command { order: Order::RequireOrder, usage_error: Some(UsageError(bad_option)), ..Command::compact("", SPEC, USAGE) };
+
+fn bad_option(io: &mut Io, error: ArgError) -> UError {
+    io.error(&error);
+    usage_on_stderr(io)
+}
+
+fn usage_on_stderr(io: &mut Io) -> UError {
+    let _ = io.stderr.write_all(USAGE.replace("{name}", &io.name).as_bytes());
+    UError::exit(1)
+}
+
+const USAGE: &str = "Usage: {name} [POSIX or GNU style options] -f progfile [--] file ...
+Usage: {name} [POSIX or GNU style options] [--] 'program' file ...
 POSIX options:\t\tGNU long options: (standard)
 \t-f progfile\t\t--file=progfile
 \t-F fs\t\t\t--field-separator=fs
@@ -79,8 +93,8 @@ Short options:\t\tGNU long options: (extensions)
 \t-V\t\t\t--version
 
 Examples:
-\t{0} '{ sum += $1 }; END { print sum }' file
-\t{0} -F: '{ print $1 }' /etc/passwd
+\t{name} '{ sum += $1 }; END { print sum }' file
+\t{name} -F: '{ print $1 }' /etc/passwd
 ";
 
 /// What the command line asked for.
@@ -93,60 +107,36 @@ pub struct Options {
     pub sandbox: bool,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::RequireOrder) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(&e);
-            let _ = io.stderr.write_all(USAGE.replace("{0}", &io.name).as_bytes());
-            return 1;
-        }
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut options = Options { field_separator: None, assignments: Vec::new(), sources: Vec::new(), operands: Vec::new(), sandbox: false };
-    for item in parsed {
-        match item {
-            Parsed::Opt { id, value } => {
-                let value = value.map(|v| os_bytes(&v).to_vec()).unwrap_or_default();
-                match id {
-                    "fs" => options.field_separator = Some(value),
-                    "assign" => options.assignments.push(value),
-                    "file" => {
-                        let path = common::args::bytes_os(&value);
-                        match std::fs::read(&path) {
-                            Ok(text) => options.sources.push((String::from_utf8_lossy(&value).into_owned(), text)),
-                            Err(e) => {
-                                let _ = writeln!(io.stderr, "{}: fatal: cannot open source file `{}' for reading: {}", io.name, String::from_utf8_lossy(&value), common::strerror(&e));
-                                return 2;
-                            }
-                        }
-                    }
-                    "source" => options.sources.push(("cmd. line".to_string(), value)),
-                    "sandbox" => options.sandbox = true,
-                    "version" => {
-                        let _ = io.out(common::version_text(&io.name).as_bytes());
-                        return 0;
-                    }
-                    "help" => {
-                        let _ = io.out(USAGE.replace("{0}", &io.name).as_bytes());
-                        return 0;
-                    }
-                    "optimize" | "no-optimize" | "re-interval" => {}
-                    other => {
-                        io.error(format!("option not supported in the sandbox: --{}", other));
-                        return 1;
-                    }
-                }
+    AWK.options(&args, io, &mut |_, item| {
+        let (id, value) = match item {
+            Parsed::Operand(op) => {
+                options.operands.push(op);
+                return Ok(());
             }
-            Parsed::Operand(op) => options.operands.push(op),
+            Parsed::Opt { id, value } => (id, value.map(|v| os_bytes(&v).to_vec()).unwrap_or_default()),
+        };
+        match id {
+            "fs" => options.field_separator = Some(value),
+            "assign" => options.assignments.push(value),
+            "file" => match std::fs::read(common::args::bytes_os(&value)) {
+                Ok(text) => options.sources.push((String::from_utf8_lossy(&value).into_owned(), text)),
+                Err(e) => return Err(UError::new(2, format!("fatal: cannot open source file `{}' for reading: {}", String::from_utf8_lossy(&value), common::strerror(&e)))),
+            },
+            "source" => options.sources.push(("cmd. line".to_string(), value)),
+            "sandbox" => options.sandbox = true,
+            "optimize" | "no-optimize" | "re-interval" => {}
+            other => return Err(UError::new(1, format!("option not supported in the sandbox: --{}", other))),
         }
-    }
+        Ok(())
+    })?;
     if options.sources.is_empty() {
         if options.operands.is_empty() {
-            let _ = io.stderr.write_all(USAGE.replace("{0}", &io.name).as_bytes());
-            return 1;
+            return Err(usage_on_stderr(io));
         }
         let text = os_bytes(&options.operands.remove(0)).to_vec();
         options.sources.push(("cmd. line".to_string(), text));
     }
-    setup::run_program(options, &args[0], io)
+    Ok(setup::run_program(options, &args[0], io))
 }

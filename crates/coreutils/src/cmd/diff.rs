@@ -19,10 +19,10 @@ mod text;
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, parse, Order, Parsed};
+use common::args::{os_bytes, ArgError, Command, Parsed, UsageError};
 use common::quotearg::shell_quote;
 use common::regex::{Flags, Flavor, Regex};
-use common::{HasArg, Io, OptSpec};
+use common::{HasArg, Io, OptSpec, UError};
 
 use analyze::{Compare, WhiteSpace};
 use format::{Format, Style};
@@ -116,10 +116,15 @@ pub struct Config {
     pub switches: Vec<u8>,
 }
 
-fn usage(io: &mut Io, message: &str) -> i32 {
-    let _ = writeln!(io.stderr, "{}: {}", io.name, message);
-    let _ = writeln!(io.stderr, "{}: Try '{} --help' for more information.", io.name, io.name);
-    2
+/// diffutils words its hint `diff: Try 'diff --help' ...`, with the name in front.
+const DIFF: Command = Command { usage_status: 2, usage_error: Some(UsageError(bad_option)), ..Command::compact("diff", SPEC, HELP) };
+
+fn bad_option(io: &mut Io, error: ArgError) -> UError {
+    usage(io, &error.to_string())
+}
+
+fn usage(io: &Io, message: &str) -> UError {
+    UError::new(2, format!("{}\n{}: Try '{} --help' for more information.", message, io.name, io.name))
 }
 
 /// The raw words that are options (with their separate arguments), in order: GNU builds
@@ -197,8 +202,8 @@ struct Settings {
     horizon: Option<usize>,
 }
 
-/// Applies one option to `st`; Err is the status to exit with (the message printed).
-fn apply(st: &mut Settings, io: &mut Io, id: &'static str, value: Option<OsString>) -> Result<(), i32> {
+/// Applies one option to `st`.
+fn apply(st: &mut Settings, io: &Io, id: &'static str, value: Option<OsString>) -> Result<(), UError> {
     let text = value.as_ref().map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
     let bytes = value.as_ref().map(|v| os_bytes(v).to_vec()).unwrap_or_default();
     let mut want_style = None;
@@ -243,10 +248,7 @@ fn apply(st: &mut Settings, io: &mut Io, id: &'static str, value: Option<OsStrin
         "exclude" => st.excludes.push(bytes),
         "exclude-from" => match std::fs::read(&value.unwrap_or_default()) {
             Ok(data) => st.excludes.extend(data.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| l.to_vec())),
-            Err(e) => {
-                let _ = writeln!(io.stderr, "{}: {}: {}", io.name, text, common::strerror(&e));
-                return Err(2);
-            }
+            Err(e) => return Err(UError::io(2, text, &e)),
         },
         "starting-file" => st.starting_file = Some(bytes),
         "from-file" => st.from_file = value,
@@ -264,14 +266,6 @@ fn apply(st: &mut Settings, io: &mut Io, id: &'static str, value: Option<OsStrin
             let shown = common::args::table(SPEC).iter().find(|o| o.id == id).and_then(|o| o.long).unwrap_or(id);
             return Err(usage(io, &format!("option not supported in the sandbox: --{}", shown)));
         }
-        "help" => {
-            let _ = io.out(HELP.as_bytes());
-            return Err(0);
-        }
-        "version" => {
-            let _ = io.out(common::version_text("diff").as_bytes());
-            return Err(0);
-        }
         other => {
             st.flags.insert(other);
         }
@@ -285,22 +279,15 @@ fn apply(st: &mut Settings, io: &mut Io, id: &'static str, value: Option<OsStrin
     Ok(())
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return usage(io, &e.to_string()),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut st = Settings { style: None, colored: false, context: None, white: WhiteSpace::Exact, tab_expansion: false, trailing: false, ignore_case: false, ignore_patterns: Vec::new(), function_pattern: None, labels: Vec::new(), operands: Vec::new(), from_file: None, to_file: None, width: 130, tabsize: 8, flags: std::collections::HashSet::new(), excludes: Vec::new(), starting_file: None, horizon: None };
-    for item in parsed {
-        match item {
-            Parsed::Operand(o) => st.operands.push(o),
-            Parsed::Opt { id, value } => {
-                if let Err(status) = apply(&mut st, io, id, value) {
-                    return status;
-                }
-            }
+    DIFF.options(&args, io, &mut |io, item| match item {
+        Parsed::Operand(o) => {
+            st.operands.push(o);
+            Ok(())
         }
-    }
+        Parsed::Opt { id, value } => apply(&mut st, io, id, value),
+    })?;
     let Settings { style, colored, context, mut white, tab_expansion, trailing, ignore_case, ignore_patterns, function_pattern, labels, operands, from_file, to_file, width, tabsize, flags, excludes, starting_file, horizon } = st;
 
     if white < WhiteSpace::Change {
@@ -312,15 +299,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         };
     }
     if from_file.is_some() && to_file.is_some() {
-        return usage(io, "--from-file and --to-file both specified");
+        return Err(usage(io, "--from-file and --to-file both specified"));
     }
     if from_file.is_none() && to_file.is_none() {
         if operands.len() < 2 {
             let after = operands.last().cloned().unwrap_or_else(|| args[0].clone());
-            return usage(io, &format!("missing operand after '{}'", after.to_string_lossy()));
+            return Err(usage(io, &format!("missing operand after '{}'", after.to_string_lossy())));
         }
         if operands.len() > 2 {
-            return usage(io, &format!("extra operand '{}'", operands[2].to_string_lossy()));
+            return Err(usage(io, &format!("extra operand '{}'", operands[2].to_string_lossy())));
         }
     }
     let compile = |patterns: &[Vec<u8>]| -> Result<Option<Regex>, String> {
@@ -330,14 +317,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         let refs: Vec<&[u8]> = patterns.iter().map(|p| p.as_slice()).collect();
         Regex::new_many(&refs, Flavor::Basic, Flags::default()).map(Some).map_err(|e| e.to_string())
     };
-    let ignore_regex = match compile(&ignore_patterns) {
-        Ok(r) => r,
-        Err(e) => return usage_plain(io, &e),
-    };
-    let function_regex = match compile(&function_pattern.into_iter().collect::<Vec<_>>()) {
-        Ok(r) => r,
-        Err(e) => return usage_plain(io, &e),
-    };
+    let ignore_regex = compile(&ignore_patterns).map_err(|e| UError::new(2, e))?;
+    let function_regex = compile(&function_pattern.into_iter().collect::<Vec<_>>()).map_err(|e| UError::new(2, e))?;
     let style = style.unwrap_or(Style::Normal);
     let mut label_iter = labels.into_iter();
     let format = Format {
@@ -379,9 +360,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         let mut painted = Io { name: io.name.clone(), stdin: &mut *io.stdin, stdout: &mut painter, stderr: &mut *io.stderr };
         let status = compare(&config, &mut painted, from_file, to_file, &operands);
         let _ = painted.stdout.flush();
-        return status;
+        return Ok(status);
     }
-    compare(&config, io, from_file, to_file, &operands)
+    Ok(compare(&config, io, from_file, to_file, &operands))
 }
 
 /// Runs the comparisons the operands ask for; the exit status.
@@ -402,11 +383,6 @@ fn compare(config: &Config, io: &mut Io, from_file: Option<OsString>, to_file: O
         _ => status = session.compare_top(os_bytes(&operands[0]), os_bytes(&operands[1])),
     }
     session.finish(status)
-}
-
-fn usage_plain(io: &mut Io, message: &str) -> i32 {
-    let _ = writeln!(io.stderr, "{}: {}", io.name, message);
-    2
 }
 
 #[cfg(test)]

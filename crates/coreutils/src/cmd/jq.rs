@@ -46,7 +46,7 @@ mod value;
 use std::ffi::OsString;
 use std::io::Write;
 
-use common::Io;
+use common::{Io, UError};
 
 use input::JqHost;
 use interp::{Env, Flow, Interp, Slot};
@@ -69,39 +69,34 @@ fn compile(program: &str, arg_names: &[String]) -> Result<(Vec<ast::FuncDef>, as
     Ok((funcs, main))
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+/// jq's command line is not getopt's (`--arg NAME VALUE` takes two words, long options are
+/// exact, not abbreviated), so options.rs reads it; the contract here is the result.
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let opts = match options::parse(&args[1..]) {
         Ok(Some(o)) => o,
         Ok(None) => {
             let _ = io.out(options::HELP.as_bytes());
-            return 0;
+            return Ok(0);
         }
         Err(options::OptError::Version) => {
             let _ = io.out(b"jq-1.6\n");
-            return 0;
+            return Ok(0);
         }
         Err(options::OptError::Usage(message)) => {
-            let _ = write!(io.stderr, "jq: {}\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://stedolan.github.io/jq\n", message);
-            return 2;
+            return Err(UError::new(2, format!("{}\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://stedolan.github.io/jq", message)));
         }
-        Err(options::OptError::Fatal(message)) => {
-            let _ = writeln!(io.stderr, "jq: {}", message);
-            return 2;
-        }
+        Err(options::OptError::Fatal(message)) => return Err(UError::new(2, message)),
     };
     let names: Vec<String> = opts.named.iter().map(|(n, _)| n.clone()).chain(std::iter::once("ARGS".to_string())).collect();
     let (funcs, main) = match compile(&opts.program, &names) {
         Ok(x) => x,
-        Err(message) => {
-            let _ = write!(io.stderr, "jq: error: {} at <top-level>, line 1:\n{}\njq: 1 compile error\n", message, opts.program);
-            return 3;
-        }
+        Err(message) => return Err(UError::new(3, format!("error: {} at <top-level>, line 1:\n{}\njq: 1 compile error", message, opts.program))),
     };
     let Io { stdin, stdout, stderr, .. } = io;
     let mut host = JqHost::new(&mut **stdin, &mut **stderr, &opts);
     let status = execute(&opts, &funcs, &main, &mut host, &mut **stdout);
     let _ = stdout.flush();
-    status
+    Ok(status)
 }
 
 /// Runs the program over the inputs; returns the exit status.

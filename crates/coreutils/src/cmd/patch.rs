@@ -16,9 +16,9 @@ use std::collections::HashSet;
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use common::args::{bytes_os, os_bytes, parse as parse_args, Order, Parsed};
+use common::args::{bytes_os, os_bytes, ArgError, Command, Parsed, UsageError};
 use common::quotearg::shell_quote_str;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 use parse::Kind;
 use run::Run;
@@ -108,10 +108,20 @@ pub struct Options {
 /// A fatal error: `patch: **** message`, exit 2.
 pub struct Fatal(pub String);
 
-fn usage(io: &mut Io, message: &str) -> i32 {
-    let _ = writeln!(io.stderr, "{}: {}", io.name, message);
-    let _ = writeln!(io.stderr, "{}: Try '{} --help' for more information.", io.name, io.name);
-    2
+/// GNU patch words its hint `patch: Try 'patch --help' ...`, with the name in front.
+const PATCH: Command = Command { usage_status: 2, usage_error: Some(UsageError(bad_option)), ..Command::compact("patch", SPEC, HELP) };
+
+fn bad_option(io: &mut Io, error: ArgError) -> UError {
+    usage(io, &error.to_string())
+}
+
+fn usage(io: &Io, message: &str) -> UError {
+    UError::new(2, format!("{}\n{}: Try '{} --help' for more information.", message, io.name, io.name))
+}
+
+/// `patch: **** message`, exit 2.
+fn fatal(message: impl std::fmt::Display) -> UError {
+    UError::new(2, format!("**** {}", message))
 }
 
 fn path(p: &[u8]) -> PathBuf {
@@ -154,49 +164,32 @@ fn default_options() -> Options {
     }
 }
 
-/// The patch: the file named (`-i` or the second operand), else stdin. Err is the status.
-fn read_patch(io: &mut Io, input: Option<&[u8]>) -> Result<Vec<u8>, i32> {
-    Ok(match input {
-    Some(p) if p != b"-" => match std::fs::read(path(p)) {
-        Ok(d) => d,
-        Err(e) => {
-            let _ = writeln!(io.stderr, "{}: **** Can't open patch file {} : {}", io.name, shell_quote_str(p), strerror(&e));
-            return Err(2);
+/// The patch: the file named (`-i` or the second operand), else stdin.
+fn read_patch(io: &mut Io, input: Option<&[u8]>) -> Result<Vec<u8>, UError> {
+    match input {
+        Some(p) if p != b"-" => std::fs::read(path(p)).map_err(|e| fatal(format_args!("Can't open patch file {} : {}", shell_quote_str(p), strerror(&e)))),
+        _ => {
+            let mut buf = Vec::new();
+            io.stdin.read_to_end(&mut buf).map_err(|e| fatal(format_args!("read error : {}", strerror(&e))))?;
+            Ok(buf)
         }
-    },
-    _ => {
-        let mut buf = Vec::new();
-        if let Err(e) = io.stdin.read_to_end(&mut buf) {
-            let _ = writeln!(io.stderr, "{}: **** read error : {}", io.name, strerror(&e));
-            return Err(2);
-        }
-        buf
     }
-    })
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse_args(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return usage(io, &e.to_string()),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut o = default_options();
     let mut operands = Vec::new();
     let mut input: Option<Vec<u8>> = None;
-    for item in parsed {
+    PATCH.options(&args, io, &mut |io, item| {
         let (id, value) = match item {
             Parsed::Operand(v) => {
                 operands.push(v);
-                continue;
+                return Ok(());
             }
             Parsed::Opt { id, value } => (id, value),
         };
         let bytes = value.as_ref().map(|v| os_bytes(v).to_vec()).unwrap_or_default();
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        let fatal = |io: &mut Io, m: String| {
-            let _ = writeln!(io.stderr, "{}: **** {}", io.name, m);
-            2
-        };
         match id {
             "backup" => o.backup = true,
             "prefix" => o.prefix = Some(bytes),
@@ -210,19 +203,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "normal" => o.kind = Some(Kind::Normal),
             "directory" => {
                 if let Err(e) = std::env::set_current_dir(path(&bytes)) {
-                    return fatal(io, format!("Can't change to directory {} : {}", shell_quote_str(&bytes), strerror(&e)));
+                    return Err(fatal(format_args!("Can't change to directory {} : {}", shell_quote_str(&bytes), strerror(&e))));
                 }
             }
             "remove-empty-files" => o.remove_empty = true,
             "force" => o.force = true,
-            "fuzz" => match number(&text, "fuzz factor") {
-                Ok(n) => o.fuzz = n as isize,
-                Err(m) => return fatal(io, m),
-            },
-            "strip" => match number(&text, "strip count") {
-                Ok(n) => o.strip = n,
-                Err(m) => return fatal(io, m),
-            },
+            "fuzz" => o.fuzz = number(&text, "fuzz factor").map_err(fatal)? as isize,
+            "strip" => o.strip = number(&text, "strip count").map_err(fatal)?,
             "input" => input = Some(bytes),
             "ignore-whitespace" => o.ignore_whitespace = true,
             "forward" => o.forward = true,
@@ -240,35 +227,23 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "reject-format" => match text.as_str() {
                 "context" => o.reject_format = Some(Kind::Context),
                 "unified" => o.reject_format = Some(Kind::Unified),
-                _ => return usage(io, &format!("invalid argument '{}' for '--reject-format'", text)),
+                _ => return Err(usage(io, &format!("invalid argument '{}' for '--reject-format'", text))),
             },
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("patch").as_bytes());
-                return 0;
-            }
             other => {
                 let shown = common::args::table(SPEC).iter().find(|s| s.id == other).and_then(|s| s.long).unwrap_or(other);
-                return usage(io, &format!("option not supported in the sandbox: --{}", shown));
+                return Err(usage(io, &format!("option not supported in the sandbox: --{}", shown)));
             }
         }
-    }
+        Ok(())
+    })?;
     if operands.len() > 2 {
-        let _ = writeln!(io.stderr, "{}: {}: extra operand", io.name, shell_quote_str(os_bytes(&operands[2])));
-        let _ = writeln!(io.stderr, "{}: Try '{} --help' for more information.", io.name, io.name);
-        return 2;
+        return Err(usage(io, &format!("{}: extra operand", shell_quote_str(os_bytes(&operands[2])))));
     }
     let origfile = operands.first().map(|o| os_bytes(o).to_vec());
     if let Some(p) = operands.get(1) {
         input = Some(os_bytes(p).to_vec());
     }
-    let data = match read_patch(io, input.as_deref()) {
-        Ok(d) => d,
-        Err(status) => return status,
-    };
+    let data = read_patch(io, input.as_deref())?;
     let mut run = Run {
         opts: &o,
         say: Vec::new(),
@@ -297,11 +272,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         let _ = io.stdout.write_all(&run.stdout_file);
     }
     match result {
-        Ok(()) => i32::from(run.somefailed),
+        Ok(()) => Ok(i32::from(run.somefailed)),
         Err(Fatal(m)) => {
             let _ = io.stdout.flush();
-            let _ = writeln!(io.stderr, "{}: **** {}", io.name, m);
-            2
+            Err(fatal(m))
         }
     }
 }

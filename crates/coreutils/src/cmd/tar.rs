@@ -13,8 +13,8 @@ mod header;
 
 use std::ffi::OsString;
 
-use common::args::{self, os_bytes, Order, Parsed};
-use common::Io;
+use common::args::{os_bytes, Command, Parsed};
+use common::{Io, UError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
@@ -53,7 +53,9 @@ pub struct Options {
     pub directory: Option<OsString>,
 }
 
-const SPEC: &str = "create,c extract,x extract=get list,t append,r update,u catenate,A catenate=concatenate delete diff,d diff=compare file,f: gzip,z gzip=gunzip gzip=ungzip bzip2,j xz,J compress,Z zstd lzma auto-compress,a directory,C: verbose,v strip-components: preserve-permissions,p preserve-permissions=same-permissions no-same-permissions exclude: exclude-from,X: to-stdout,O keep-old-files,k skip-old-files overwrite unlink-first,U no-same-owner same-owner touch,m dereference,h no-recursion recursion files-from,T: null sort: owner: group: numeric-owner mtime: absolute-names,P format,H: remove-files totals ignore-zeros,i blocking-factor,b: warning: wildcards checkpoint:: help version";
+const SPEC: &str = "create,c extract,x extract=get list,t append,r update,u catenate,A catenate=concatenate delete diff,d diff=compare file,f: gzip,z gzip=gunzip gzip=ungzip bzip2,j xz,J compress,Z zstd lzma auto-compress,a directory,C: verbose,v strip-components: preserve-permissions,p preserve-permissions=same-permissions no-same-permissions exclude: exclude-from,X: to-stdout,O keep-old-files,k skip-old-files overwrite unlink-first,U no-same-owner same-owner touch,m dereference,h no-recursion recursion files-from,T: null sort: owner: group: numeric-owner mtime: absolute-names,P format,H: remove-files totals ignore-zeros,i blocking-factor,b: warning: wildcards checkpoint::";
+
+const TAR: Command = Command { usage_status: 2, version: "tar (GNU tar) 1.34 (Airlock)\n", ..Command::compact("tar", SPEC, HELP) };
 
 /// Letters of old-style bundles (`tar xzf a.tgz`) that take the next word as argument.
 const TAKES_ARG: &[u8] = b"fCTXbHg";
@@ -91,10 +93,8 @@ fn owner_spec(text: &str) -> (String, Option<u64>) {
     }
 }
 
-fn fatal(io: &mut Io, message: &str) -> i32 {
-    io.error(message);
-    io.try_help();
-    2
+fn fatal(message: &str) -> UError {
+    UError::usage(2, message)
 }
 
 /// The options before any is given.
@@ -128,20 +128,14 @@ fn default_options() -> Options {
 }
 
 /// `-T FILE`: the names each list holds (NUL-separated with --null) become operands.
-fn read_files_from(io: &mut Io, lists: Vec<OsString>, null: bool, o: &mut Options) -> Result<(), i32> {
+fn read_files_from(io: &mut Io, lists: Vec<OsString>, null: bool, o: &mut Options) -> Result<(), UError> {
     for list in lists {
         let data = if os_bytes(&list) == b"-" {
             let mut d = Vec::new();
             let _ = std::io::Read::read_to_end(&mut *io.stdin, &mut d);
             d
         } else {
-            match std::fs::read(&list) {
-                Ok(d) => d,
-                Err(e) => {
-                    io.error(format!("{}: Cannot open: {}", list.to_string_lossy(), common::strerror(&e)));
-                    return Err(2);
-                }
-            }
+            std::fs::read(&list).map_err(|e| cannot_open(&list.to_string_lossy(), &e))?
         };
         let sep = if null { 0 } else { b'\n' };
         for name in data.split(|b| *b == sep).filter(|n| !n.is_empty()) {
@@ -151,22 +145,23 @@ fn read_files_from(io: &mut Io, lists: Vec<OsString>, null: bool, o: &mut Option
     Ok(())
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+/// `NAME: Cannot open: reason`, exit 2.
+fn cannot_open(name: &str, error: &std::io::Error) -> UError {
+    UError::io(2, format_args!("{}: Cannot open", name), error)
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let expanded = expand_old_style(&args[1..]);
-    let parsed = match args::parse(&expanded, &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 2),
-    };
     let mut mode: Option<Mode> = None;
     let mut o = default_options();
     let mut auto_compress = false;
     let mut null = false;
     let mut files_from: Vec<OsString> = Vec::new();
-    for p in parsed {
+    TAR.options_after_name(&expanded, io, &mut |_, p| {
         let (id, value) = match p {
             Parsed::Operand(f) => {
                 o.operands.push((o.directory.clone(), f));
-                continue;
+                return Ok(());
             }
             Parsed::Opt { id, value } => (id, value),
         };
@@ -187,18 +182,12 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             _ => Ok(()),
         };
         if conflict.is_err() {
-            return fatal(io, "You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option");
+            return Err(fatal("You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option"));
         }
         match id {
             "create" | "extract" | "list" => {}
-            "append" | "update" | "catenate" | "delete" | "diff" => {
-                io.error(format!("option not supported in the sandbox: --{}", id));
-                return 2;
-            }
-            "bzip2" | "xz" | "compress" | "zstd" | "lzma" => {
-                io.error(format!("option not supported in the sandbox: --{} (only gzip compression is available)", id));
-                return 2;
-            }
+            "append" | "update" | "catenate" | "delete" | "diff" => return Err(UError::new(2, format!("option not supported in the sandbox: --{}", id))),
+            "bzip2" | "xz" | "compress" | "zstd" | "lzma" => return Err(UError::new(2, format!("option not supported in the sandbox: --{} (only gzip compression is available)", id))),
             "file" => o.archive = value,
             "gzip" => o.gzip = true,
             "auto-compress" => auto_compress = true,
@@ -211,20 +200,14 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 });
             }
             "verbose" => o.verbose += 1,
-            "strip-components" => match text.parse() {
-                Ok(n) => o.strip = n,
-                Err(_) => return fatal(io, &format!("Invalid number of elements: {}", common::io::quote(&OsString::from(&text)))),
-            },
+            "strip-components" => o.strip = text.parse().map_err(|_| fatal(&format!("Invalid number of elements: {}", common::io::quote(&OsString::from(&text)))))?,
             "preserve-permissions" => o.preserve = true,
             "no-same-permissions" => o.preserve = false,
             "exclude" => o.excludes.push(text),
-            "exclude-from" => match std::fs::read(&text) {
-                Ok(data) => o.excludes.extend(data.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| String::from_utf8_lossy(l).into_owned())),
-                Err(e) => {
-                    io.error(format!("{}: Cannot open: {}", text, common::strerror(&e)));
-                    return 2;
-                }
-            },
+            "exclude-from" => {
+                let data = std::fs::read(&text).map_err(|e| cannot_open(&text, &e))?;
+                o.excludes.extend(data.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| String::from_utf8_lossy(l).into_owned()));
+            }
             "to-stdout" => o.to_stdout = true,
             "keep-old-files" => o.keep_old = true,
             "skip-old-files" => o.skip_old = true,
@@ -237,7 +220,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             "sort" => match text.as_str() {
                 "name" => o.sort_names = true,
                 "none" | "inode" => o.sort_names = false,
-                _ => return fatal(io, &format!("invalid argument '{}' for '--sort'", text)),
+                _ => return Err(fatal(&format!("invalid argument '{}' for '--sort'", text))),
             },
             "owner" => o.owner = Some(owner_spec(&text)),
             "group" => o.group = Some(owner_spec(&text)),
@@ -246,40 +229,28 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 let parsed = if let Some(num) = text.strip_prefix('@') { num.parse::<i64>().ok() } else { common::timefmt::parse_date(&text, common::timefmt::now()).map(|(s, _)| s) };
                 match parsed {
                     Some(t) => o.mtime = Some(t),
-                    None => {
-                        io.error(format!("Substituting -9223372036854775807 for unknown date format '{}'", text));
-                        return 2;
-                    }
+                    None => return Err(UError::new(2, format!("Substituting -9223372036854775807 for unknown date format '{}'", text))),
                 }
             }
             "absolute-names" => o.absolute = true,
             "format" => {
                 if !matches!(text.as_str(), "gnu" | "oldgnu" | "ustar" | "posix" | "pax" | "v7") {
-                    return fatal(io, &format!("Invalid archive format '{}'", text));
+                    return Err(fatal(&format!("Invalid archive format '{}'", text)));
                 }
             }
             "remove-files" => o.remove_files = true,
             "totals" => o.totals = true,
             "ignore-zeros" => o.ignore_zeros = true,
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(b"tar (GNU tar) 1.34 (Airlock)\n");
-                return 0;
-            }
             // Accepted and meaningless here: ownership is never changed, records are
             // always 20 blocks, patterns are matched as globs.
             _ => {}
         }
-    }
-    if let Err(status) = read_files_from(io, files_from, null, &mut o) {
-        return status;
-    }
+        Ok(())
+    })?;
+    read_files_from(io, files_from, null, &mut o)?;
     o.mode = match mode {
         Some(m) => m,
-        None => return fatal(io, "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options"),
+        None => return Err(fatal("You must specify one of the '-Acdtrux', '--delete' or '--test-label' options")),
     };
     if auto_compress && o.mode == Mode::Create {
         if let Some(a) = &o.archive {
@@ -295,9 +266,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     };
     if status == 2 {
         let _ = std::io::Write::flush(&mut *io.stdout);
-        io.error("Exiting with failure status due to previous errors");
+        return Err(UError::new(2, "Exiting with failure status due to previous errors"));
     }
-    status
+    Ok(status)
 }
 
 /// GNU tar's --exclude matching: the pattern may match the whole name or any tail of it

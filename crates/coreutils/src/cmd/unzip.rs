@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use common::args::{bytes_os, os_bytes};
 use common::fsops::{self, SetTime};
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 use super::cmd_zip::format::{self, Member};
 use super::cmd_zip::wildmatch;
@@ -89,7 +89,14 @@ fn parse(args: &[OsString]) -> Result<Opts, String> {
     Ok(o)
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+/// Info-ZIP's command line is not getopt's (`-x` and `-i` make the words after them
+/// patterns, `-Z1` is one mode) and its messages do not start with `NAME:`, so the option
+/// reading and the reports stay Info-ZIP's own; the exit status is the contract's.
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    Ok(unzip(args, io))
+}
+
+fn unzip(args: Vec<OsString>, io: &mut Io) -> i32 {
     let o = match parse(&args[1..]) {
         Ok(o) => o,
         Err(m) if m == "help" => {

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use common::args::{bytes_os, os_bytes};
 use common::fsext;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 use format::Member;
 
@@ -179,7 +179,14 @@ fn remove_moved(moved: Vec<PathBuf>) {
     }
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+/// Info-ZIP's command line is not getopt's (`-x` and `-i` make the words after them
+/// patterns, `-Z1` is one mode) and its messages do not start with `NAME:`, so the option
+/// reading and the reports stay Info-ZIP's own; the exit status is the contract's.
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    Ok(archive(args, io))
+}
+
+fn archive(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut o = match parse(&args[1..]) {
         Ok(o) => o,
         Err(m) if m == "help" => {
