@@ -48,6 +48,13 @@ test('keys typed before the prompt are run once it is there', async ({ page }) =
   await expect(terminalText(page)).toContainText('early-42', { timeout: 30_000 });
 });
 
+test('a tool typed at the first prompt runs, though its module is sent after the shell\'s', async ({ page }) => {
+  // The sandbox starts with the shell's module; coreutils follows (docs/playground.md, "Loading").
+  await page.goto(`/?ws=start-tool-${Date.now()}`);
+  await typeInTerminal(page, 'seq 3 | wc -l | sed s/^/lines-/\n');
+  await expect(terminalText(page)).toContainText('lines-3', { timeout: 30_000 });
+});
+
 interface StartController {
   sandbox?: { limits: { timeoutMs: number }; sessionId: string };
   audit: { state: { events: ReadonlyArray<{ type: string; sessionId?: string }> } };

@@ -48,6 +48,11 @@ export interface Platform {
   connect(options: ConnectOptions): Promise<KernelConnection>;
   /** The tool modules to pass to init(). */
   modules(): Promise<import('../protocol/messages.js').ModuleSpec[]>;
+  /**
+   * Where the platform compiles the modules itself (the browser): those init needs now (the
+   * shell's, the others as deferred placeholders) and, later, the deferred ones compiled.
+   */
+  stagedModules?(): { first: Promise<import('../protocol/messages.js').ModuleSpec[]>; rest: Promise<import('../protocol/messages.js').ModuleSpec[]> };
   /** How this platform makes network requests for the sandbox (after the policy allowed them). */
   network: import('./network/perform.js').NetworkPlatform;
 }

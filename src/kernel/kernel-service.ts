@@ -8,6 +8,7 @@ import {
   type DirEntry,
   type KernelApi,
   type KernelInit,
+  type ModuleDelivery,
   type RealmReport,
   type RunReply,
   type RunRequest,
@@ -118,6 +119,10 @@ export class KernelService implements KernelApi {
       ...(init.traceExec === true ? { exec: (path: string, argv: string[]) => this.emit({ airlockEvent: 'exec', path, argv }) } : {}),
     }, [...externals, ...this.extensionPrograms(init, externals)], this.foreignWorkers);
     return { tools: this.kernel.programs.tools() };
+  }
+
+  async provideModules(delivery: ModuleDelivery): Promise<void> {
+    this.k.provideModules(delivery);
   }
 
   /** The extensions' commands; a name that is already a tool is refused, never replaced. */

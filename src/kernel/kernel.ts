@@ -2,7 +2,7 @@
 // sandbox worker's single thread and is reached only through the KernelApi
 // (kernel-service.ts, served by workers/*-kernel.ts).
 
-import type { ErrorClass, KernelInit, ModuleSpec, RunReply, RunRequest } from '../protocol/messages.js';
+import type { ErrorClass, KernelInit, ModuleDelivery, ModuleSpec, RunReply, RunRequest } from '../protocol/messages.js';
 import { DEFAULT_PACKAGE_POLICY, type SandboxLimits } from '../protocol/limits.js';
 import type { ChangeBatch, InodeRecord } from '../protocol/records.js';
 import type { NetRequest } from '../protocol/network.js';
@@ -13,6 +13,7 @@ import { AsyncifyRunner } from './abi/wasm/asyncify.js';
 import { MemoryPool } from './abi/wasm/memory-pool.js';
 import { ProcessMemory } from './abi/wasm/process-memory.js';
 import { SyscallGate } from './abi/wasm/syscall-gate.js';
+import { DeferredProgram } from './abi/wasm/deferred-program.js';
 import { DEFAULT_ASYNCIFY_BYTES, WasmProgram, importedMemoryMinPages, type ProcessImports } from './abi/wasm/wasm-program.js';
 import { Errno, KernelError, fail } from './errno.js';
 import type { Description } from './fd/description.js';
@@ -190,6 +191,42 @@ export class Kernel implements SyscallKernel {
   }
 
   private registerModule(spec: ModuleSpec): void {
+    if (spec.deferred === true) {
+      const deferred = new DeferredProgram(spec.name);
+      this.deferred.set(spec.name, { program: deferred, tools: spec.tools });
+      this.programs.register(spec.tools, deferred);
+      return;
+    }
+    this.programs.register(spec.tools, this.wasmProgram(spec));
+  }
+
+  /** The modules init named as deferred (ModuleSpec.deferred), by name, until they arrive. */
+  private readonly deferred = new Map<string, { program: DeferredProgram; tools: string[] }>();
+
+  /** The deferred modules have arrived (or cannot): their waiting runs go on (or fail). */
+  provideModules(delivery: ModuleDelivery): void {
+    if ('failed' in delivery) {
+      for (const { program } of this.deferred.values()) program.fail(delivery.failed);
+      return;
+    }
+    for (const spec of delivery.modules) {
+      const waiting = this.deferred.get(spec.name);
+      if (waiting === undefined) throw new Error(`module ${spec.name}: init did not name it as deferred`);
+      this.deferred.delete(spec.name);
+      let program: WasmProgram;
+      try {
+        program = this.wasmProgram({ ...spec, deferred: false });
+      } catch (error) {
+        waiting.program.fail((error as Error).message);
+        continue;
+      }
+      // Only the tools still its own: a kernel program or an external may have replaced one.
+      for (const tool of waiting.tools) if (this.programs.has(tool) && this.programs.get(tool) === waiting.program) this.programs.register([tool], program);
+      waiting.program.provide(program);
+    }
+  }
+
+  private wasmProgram(spec: ModuleSpec): WasmProgram {
     let module = spec.module;
     let memoryMinPages: number;
     if (spec.bytes !== undefined) {
@@ -202,7 +239,7 @@ export class Kernel implements SyscallKernel {
     }
     if (!AsyncifyRunner.supports(module)) throw new Error(`module ${spec.name} is not asyncified`);
     const runtime = { imports: this.buildImports.bind(this), memories: this.memories };
-    this.programs.register(spec.tools, new WasmProgram(spec.name, module, memoryMinPages, spec.asyncifyBytes ?? DEFAULT_ASYNCIFY_BYTES, runtime));
+    return new WasmProgram(spec.name, module, memoryMinPages, spec.asyncifyBytes ?? DEFAULT_ASYNCIFY_BYTES, runtime);
   }
 
   /**

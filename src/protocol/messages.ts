@@ -24,7 +24,16 @@ export interface ModuleSpec {
   /** Initial pages of the imported memory (required with `module`; read from `bytes`). */
   memoryMinPages?: number;
   asyncifyBytes?: number;
+  /**
+   * Sent later (KernelApi.provideModules): its tools are installed at init and a run of one
+   * waits for it. The browser sends the shell's module first, so the first prompt does not
+   * wait for the download and compilation of the others.
+   */
+  deferred?: boolean;
 }
+
+/** The deferred modules (ModuleSpec.deferred), or why they cannot be had. */
+export type ModuleDelivery = { modules: ModuleSpec[] } | { failed: string };
 
 export interface KernelInit {
   protocolVersion: number;
@@ -121,6 +130,8 @@ export interface WriteFileOptions {
 /** What the worker exposes. All paths are absolute or relative to /home/user. */
 export interface KernelApi {
   init(init: KernelInit): Promise<{ tools: string[] }>;
+  /** The modules init named as deferred: compiled, or the reason their runs fail with. */
+  provideModules(delivery: ModuleDelivery): Promise<void>;
   run(request: RunRequest): Promise<RunReply>;
   /** Sends SIGINT to the run's processes (Ctrl-C). */
   cancel(runId: number): Promise<void>;

@@ -5,10 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { Kernel, type KernelEvents } from '../../src/kernel/kernel.js';
 import type { ExternalProgram } from '../../src/kernel/sys/external-program.js';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../../src/protocol/limits.js';
-import { PROTOCOL_VERSION, type RunReply } from '../../src/protocol/messages.js';
+import { PROTOCOL_VERSION, type ModuleSpec, type RunReply } from '../../src/protocol/messages.js';
 
 const probeBytes = readFileSync(fileURLToPath(new URL('../wasm/probe.wasm', import.meta.url)));
 const probeModule = new WebAssembly.Module(probeBytes);
+
+/** The probe module's spec, as init gets it (or KernelApi.provideModules, when deferred). */
+export function probeSpec(asyncifyBytes?: number): ModuleSpec {
+  return { name: 'probe', tools: ['probe'], module: probeModule, bytes: probeBytes, asyncifyBytes };
+}
 
 export interface TestKernel {
   kernel: Kernel;
@@ -20,13 +25,13 @@ function decodeAll(chunks: Uint8Array[]): string {
   return chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join('') + decoder.decode();
 }
 
-export function createTestKernel(options: { limits?: Partial<SandboxLimits>; allowedTools?: string[] | null; externals?: Array<{ tools: string[]; program: ExternalProgram }>; events?: Pick<KernelEvents, 'exec' | 'refused' | 'terminalMode' | 'runClock'>; asyncifyBytes?: number } = {}): TestKernel {
+export function createTestKernel(options: { limits?: Partial<SandboxLimits>; allowedTools?: string[] | null; externals?: Array<{ tools: string[]; program: ExternalProgram }>; events?: Pick<KernelEvents, 'exec' | 'refused' | 'terminalMode' | 'runClock'>; asyncifyBytes?: number; /** The probe module is sent later (kernel.provideModules). */ deferProbe?: boolean } = {}): TestKernel {
   // The output the kernel streams, by run (the reply only says how a run ended).
   const outputs = new Map<number, { stdout: Uint8Array[]; stderr: Uint8Array[] }>();
   const kernel = new Kernel(
     {
       protocolVersion: PROTOCOL_VERSION,
-      modules: [{ name: 'probe', tools: ['probe'], module: probeModule, bytes: probeBytes, asyncifyBytes: options.asyncifyBytes }],
+      modules: [options.deferProbe === true ? { name: 'probe', tools: ['probe'], deferred: true } : probeSpec(options.asyncifyBytes)],
       limits: { ...DEFAULT_LIMITS, ...(options.limits ?? {}) },
       allowedTools: options.allowedTools ?? null,
       hostname: 'sandbox',

@@ -1,5 +1,6 @@
 // The browser platform: the sandbox runs in a Web Worker; tool modules are fetched and
-// compiled once per page (compileStreaming) and handed to each worker compiled.
+// compiled once per page (compileStreaming) and handed to each worker compiled: the shell's
+// with init, the others once they are compiled (stagedModules; their tools wait for them).
 
 import type { ModuleSpec } from '../../protocol/messages.js';
 import type { ConnectOptions, KernelConnection, Platform } from '../connection.js';
@@ -40,7 +41,14 @@ export interface BrowserPlatformExtras {
   createSnapshotBuilder?: () => Worker;
 }
 
-const compiled = new Map<string, Promise<ModuleSpec[]>>();
+/** A page's tool modules, each compiled once; `first` is what init needs (the shell's). */
+interface PageModules {
+  first: Array<Promise<ModuleSpec>>;
+  /** The others, with their commands (init installs them before they arrive). */
+  rest: Array<{ name: string; tools: string[]; compiled: Promise<ModuleSpec> }>;
+}
+
+const pageModules = new Map<string, Promise<PageModules>>();
 // Pyodide's files, like the tool modules, are loaded once per page.
 const pythons = new Map<string, BrowserPython>();
 
@@ -50,18 +58,26 @@ async function fetchManifest(baseUrl: string): Promise<WasmManifest> {
   return (await manifestResponse.json()) as WasmManifest;
 }
 
-async function loadModules(baseUrl: string, given: WasmManifest | undefined, onProgress?: (loaded: number, total: number) => void): Promise<ModuleSpec[]> {
+async function loadModules(baseUrl: string, given: WasmManifest | undefined, onProgress?: (loaded: number, total: number) => void): Promise<PageModules> {
   const manifest = given ?? (await fetchManifest(baseUrl));
   const total = manifest.modules.reduce((sum, m) => sum + m.bytes, 0);
+  // Without a module providing bash every module is needed at init.
+  const shell = manifest.modules.find((entry) => entry.commands.includes('bash'))?.name;
   let loaded = 0;
-  return Promise.all(
-    manifest.modules.map(async (entry) => {
-      const module = await WebAssembly.compileStreaming(fetch(new URL(entry.url ?? entry.file, baseUrl)));
+  const modules: PageModules = { first: [], rest: [] };
+  for (const entry of manifest.modules) {
+    const first = shell === undefined || entry.name === shell;
+    // The others at a lower priority: the shell's download, which the prompt waits for, goes first.
+    const request = new Request(new URL(entry.url ?? entry.file, baseUrl), { priority: first ? 'high' : 'low' });
+    const compiled = WebAssembly.compileStreaming(fetch(request)).then((module): ModuleSpec => {
       loaded += entry.bytes;
       onProgress?.(loaded, total);
       return { name: entry.name, tools: entry.commands, module, memoryMinPages: entry.memoryMinPages, asyncifyBytes: entry.asyncifyBytes };
-    }),
-  );
+    });
+    if (first) modules.first.push(compiled);
+    else modules.rest.push({ name: entry.name, tools: entry.commands, compiled });
+  }
+  return modules;
 }
 
 function pythonFor(options: BrowserPlatformOptions, extras: BrowserPlatformExtras): BrowserPython {
@@ -84,6 +100,20 @@ export async function preloadPython(options: BrowserPlatformOptions = {}, extras
 
 export function browserPlatform(createWorker: WorkerFactory, options: BrowserPlatformOptions = {}, extras: BrowserPlatformExtras = {}): Platform {
   const baseUrl = options.wasmBaseUrl ?? new URL('wasm/', new URL(import.meta.env.BASE_URL, location.href)).href;
+  const page = (): Promise<PageModules> => {
+    let modules = pageModules.get(baseUrl);
+    if (modules === undefined) {
+      modules = loadModules(baseUrl, options.wasmManifest, options.onProgress);
+      pageModules.set(baseUrl, modules);
+      const loaded = modules;
+      // A failed download is tried again by the next sandbox.
+      const forget = (): void => {
+        if (pageModules.get(baseUrl) === loaded) pageModules.delete(baseUrl);
+      };
+      loaded.then(({ first, rest }) => Promise.all([...first, ...rest.map((module) => module.compiled)])).catch(forget);
+    }
+    return modules;
+  };
   return {
     network: gatewayNetwork(options.gatewayUrl ?? location.origin, pageHeaders()),
     async connect(connectOptions: ConnectOptions): Promise<KernelConnection> {
@@ -94,14 +124,17 @@ export function browserPlatform(createWorker: WorkerFactory, options: BrowserPla
         return worker;
       }, connectOptions);
     },
-    modules(): Promise<ModuleSpec[]> {
-      let modules = compiled.get(baseUrl);
-      if (modules === undefined) {
-        modules = loadModules(baseUrl, options.wasmManifest, options.onProgress);
-        compiled.set(baseUrl, modules);
-        modules.catch(() => compiled.delete(baseUrl));
-      }
-      return modules;
+    async modules(): Promise<ModuleSpec[]> {
+      const { first, rest } = await page();
+      return Promise.all([...first, ...rest.map((module) => module.compiled)]);
+    },
+    stagedModules() {
+      const modules = page();
+      return {
+        // The others as placeholders: their tools are installed, their runs wait for them.
+        first: modules.then(async ({ first, rest }) => [...(await Promise.all(first)), ...rest.map(({ name, tools }) => ({ name, tools, deferred: true }))]),
+        rest: modules.then(({ rest }) => Promise.all(rest.map((module) => module.compiled))),
+      };
     },
   };
 }
