@@ -136,6 +136,30 @@ describe('instance reuse', () => {
     expect(unlike).toEqual([]);
   });
 
+  it('keeps as many instances ready as a pipeline takes at once (up to three), restored between runs', async () => {
+    const { t } = observed(withStackPointer(probeBytes));
+    const program = t.kernel.programs.get('probe') as WasmProgram;
+    const turns = async (count: number): Promise<void> => {
+      for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    // probe pipe3: the probe and its three children, all started before the loop turns.
+    expect((await t.run(['probe', 'pipe3', '1000'])).out).toBe('1000\n');
+    await turns(8);
+    const before = { ...program.starts };
+    expect((await t.run(['probe', 'pipe3', '1000'])).out).toBe('1000\n');
+    // Four takes, at most three ready (or four, when the loop turned between two of them).
+    expect(program.starts.ready - before.ready).toBeGreaterThanOrEqual(3);
+    expect(program.starts.restored + program.starts.made - before.restored - before.made).toBeLessThanOrEqual(1);
+    // One process a run keeps one ready (each holds its memory resident): never short.
+    const single = observed(withStackPointer(probeBytes));
+    const alone = single.t.kernel.programs.get('probe') as WasmProgram;
+    for (let i = 0; i < 4; i++) {
+      expect((await single.t.run(['probe', 'exit', '0'])).exitCode).toBe(0);
+      await turns(4);
+    }
+    expect(alone.starts).toEqual({ ready: 3, restored: 0, made: 1 });
+  });
+
   it('gives a module that does not export its stack pointer a new instance for every process', async () => {
     const { t, instances } = observed(withoutStackPointer(probeBytes));
     for (let i = 0; i < 6; i++) {

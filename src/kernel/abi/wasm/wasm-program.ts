@@ -8,8 +8,10 @@
 // coreutils, almost all of it V8 filling the 1,406-entry function table, and ≈0.1 ms to
 // zero its 1.7 MB memory). So an instance whose process has ended is kept and restored to
 // its image after instantiation (instance-image.ts: ≈0.03 ms) for the next process, when
-// the module allows it; and a program that has run keeps SPARES instances ready, made or
-// restored in turns the sandbox would otherwise spend idle.
+// the module allows it; and a program that has run keeps instances ready, made or restored
+// in turns the sandbox would otherwise spend idle: as many as its processes took between
+// two such turns at most (a 3-stage pipeline of tools, or three tools one after another in
+// a script, take three before the event loop gets a turn), up to MAX_SPARES.
 
 import { endOf, type EndReason } from '../../proc/exit.js';
 import type { Process } from '../../proc/process.js';
@@ -20,8 +22,11 @@ import { InstanceImage } from './instance-image.js';
 import { WASM_PAGE, type MemoryPool } from './memory-pool.js';
 
 export const DEFAULT_ASYNCIFY_BYTES = 256 * 1024;
-/** Instances a program keeps ready once it has run. */
-const SPARES = 2;
+/**
+ * The most instances a program keeps ready (restored: each holds its whole memory
+ * resident). Three: a 3-stage pipeline starts every stage on a ready instance.
+ */
+const MAX_SPARES = 3;
 /** Instances a program keeps while no process runs in them (ready or to restore). */
 const MAX_IDLE = 4;
 /**
@@ -74,6 +79,12 @@ export class WasmProgram implements Program {
   /** A fresh instance's image, once one was made; null: this module's instances are not reused. */
   private image: InstanceImage | undefined | null;
   private refilling = false;
+  /** Instances taken since the spares were last refilled (the demand of one busy stretch). */
+  private takenSinceRefill = 0;
+  /** How many spares to keep: the largest such demand seen, at most MAX_SPARES. */
+  private wanted = 1;
+  /** How processes got their instance: ready, an ended one restored on the spot, or a new one. */
+  readonly starts = { ready: 0, restored: 0, made: 0 };
 
   constructor(
     /** The module's name in the manifest (e.g. "coreutils"). */
@@ -131,10 +142,19 @@ export class WasmProgram implements Program {
 
   /** An instance for a process: a ready one, else an ended one restored, else a new one. */
   private take(maxPages: number): Instance {
+    this.takenSinceRefill += 1;
+    if (this.takenSinceRefill > this.wanted) this.wanted = Math.min(MAX_SPARES, this.takenSinceRefill);
     const ready = this.popFitting(this.spares, maxPages);
-    if (ready !== undefined) return ready;
+    if (ready !== undefined) {
+      this.starts.ready += 1;
+      return ready;
+    }
     const ended = this.popFitting(this.ended, maxPages);
-    if (ended === undefined) return this.prepare(maxPages);
+    if (ended === undefined) {
+      this.starts.made += 1;
+      return this.prepare(maxPages);
+    }
+    this.starts.restored += 1;
     this.restore(ended);
     return ended;
   }
@@ -181,7 +201,9 @@ export class WasmProgram implements Program {
     if (this.refilling) return;
     this.refilling = true;
     const next = (): void => {
-      if (this.spares.length >= SPARES) {
+      // A turn of the event loop: the processes taken so far were one busy stretch.
+      this.takenSinceRefill = 0;
+      if (this.spares.length >= this.wanted) {
         this.refilling = false;
         return;
       }
