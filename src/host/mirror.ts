@@ -20,6 +20,8 @@ export interface MirrorLimits {
 
 export class Mirror {
   private records = new Map<number, InodeRecord>();
+  /** Whether `records` is shared with a clone: copied before this mirror changes it. */
+  private shared = false;
   /** Content bytes of all file records, and how many records: checked against limits. */
   private bytes = 0;
   /** Bytes and records the host itself put in through mount(): not the sandbox's usage. */
@@ -98,11 +100,20 @@ export class Mirror {
     }
   }
 
+  /** The records, this mirror's own to change. */
+  private own(): Map<number, InodeRecord> {
+    if (this.shared) {
+      this.records = new Map(this.records);
+      this.shared = false;
+    }
+    return this.records;
+  }
+
   private put(record: InodeRecord): void {
     this.remove(record.ino);
     this.image = undefined;
     const stored: InodeRecord = record.kind === 'file' ? { ...record, data: record.data ?? new Uint8Array(0), dataOffset: 0 } : record;
-    this.records.set(record.ino, stored);
+    this.own().set(record.ino, stored);
     if (record.kind === 'file') this.bytes += stored.size ?? 0;
   }
 
@@ -110,7 +121,7 @@ export class Mirror {
     const previous = this.records.get(ino);
     if (previous === undefined) return;
     this.image = undefined;
-    this.records.delete(ino);
+    this.own().delete(ino);
     if (previous.kind === 'file') this.bytes -= previous.size ?? 0;
   }
 
@@ -119,10 +130,16 @@ export class Mirror {
     if (this.records.size > this.limits.fileCount + this.hostRecords + BOOT_ALLOWANCE) throw new LimitError('fileCount', this.limits.fileCount);
   }
 
-  /** A copy sharing the (immutable) records: a snapshot of the host's state. */
+  /**
+   * A copy sharing the (immutable) records: a snapshot of the host's state. The map of them
+   * is shared too until either side changes (a fork's or snapshot's copy usually never
+   * does), so a clone costs nothing per record.
+   */
   clone(): Mirror {
     const copy = new Mirror(this.limits);
-    copy.records = new Map(this.records);
+    this.shared = true;
+    copy.shared = true;
+    copy.records = this.records;
     copy.bytes = this.bytes;
     copy.hostBytes = this.hostBytes;
     copy.hostRecords = this.hostRecords;
