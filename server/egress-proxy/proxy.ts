@@ -23,7 +23,7 @@ import { createEphemeralCa } from './ca.js';
 import { relay } from './relay.js';
 import { regionReads } from './read-regions.js';
 import { readSni } from './sni.js';
-import { upstreamClient } from './upstream.js';
+import { upstreamClient, type UpstreamResponse } from './upstream.js';
 
 export interface ProxyLimits {
   /** Largest request body (bytes). */
@@ -254,8 +254,9 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push([name, req.rawHeaders[i + 1] as string]);
     }
     const sent = withSecrets(headers, secretHeaders(policy.secrets, url, { webSearch: policy.webSearch }));
+    let upstream: UpstreamResponse | undefined;
     try {
-      const upstream = await upstreams.request({ url, addresses: decision.addresses, method, headers: sent, body });
+      upstream = await upstreams.request({ url, addresses: decision.addresses, method, headers: sent, body });
       const scrubbing = policy.secrets !== undefined && policy.secrets.length > 0;
       const out: Record<string, string | string[]> = {};
       let length: string | undefined;
@@ -271,9 +272,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       // The length passes on where the body passes unchanged (no chunked framing for either side
       // to add and parse); scrubbing may change it, and then the body goes chunked.
       if (!scrubbing && length !== undefined) out['content-length'] = length;
-      res.writeHead(upstream.status, out);
+      const status = upstream.status;
+      res.writeHead(status, out);
       const onEnd = ({ bytes, error }: { bytes: number; error?: Error }): void => {
-        report(method, url, decision, { status: upstream.status, bytes, durationMs: Math.round(performance.now() - started), ...(error ? { reason: error.message } : {}) });
+        report(method, url, decision, { status, bytes, durationMs: Math.round(performance.now() - started), ...(error ? { reason: error.message } : {}) });
       };
       if (!scrubbing) {
         // The body goes from the upstream's reads straight into the response, counted against the cap.
@@ -290,6 +292,8 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         onEnd(end);
       });
     } catch (error) {
+      // (A head the client's side refused, e.g. a header value Node will not write: the body is not read.)
+      upstream?.discard();
       const name = (error as Error).name;
       const timedOut = name === 'TimeoutError';
       report(method, url, decision, { reason: (error as Error).message, durationMs: Math.round(performance.now() - started) });

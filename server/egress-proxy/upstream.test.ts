@@ -169,6 +169,32 @@ describe('the upstream client', () => {
     expect(Buffer.concat(kept).equals(payload)).toBe(true);
   });
 
+  it('holds at most a read of a body nobody has taken yet, and a discarded body drops its connection', async () => {
+    // More than the kernel's socket buffers on both sides hold.
+    const payload = Buffer.alloc(24 * 1024 * 1024, 'y');
+    let upstreamSocket: Socket | undefined;
+    let written = false;
+    const { server, client: upstream, url } = await start((i, socket) => {
+      upstreamSocket = socket;
+      if (i > 0) return 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok';
+      socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${payload.length}\r\n\r\n`);
+      socket.write(payload, () => (written = true));
+      return undefined;
+    });
+    const request = { url: url('/'), addresses: ['127.0.0.1'], method: 'GET', headers: [], body: Buffer.alloc(0) };
+    const response = await upstream.request(request);
+    // Not consumed for a while: the reads stop once a read buffer's worth waits, so the rest
+    // stays in the upstream's socket (its writes have not all gone out).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(written).toBe(false);
+    const closed = new Promise((resolve) => upstreamSocket?.once('close', resolve));
+    response.discard();
+    await closed;
+    // The next request goes on a new connection.
+    expect(await text((await upstream.request(request)).body)).toBe('ok');
+    expect(server.connections).toBe(2);
+  });
+
   it('fails a body cut short by the upstream instead of ending it cleanly', async () => {
     const { client: upstream, url } = await start((_i, socket) => {
       socket.end('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nshort');

@@ -39,6 +39,8 @@ export interface UpstreamResponse {
    * Use either this or `body`, not both.
    */
   relayTo(sink: Writable, limit: number, what: string, onEnd: (end: RelayEnd) => void): void;
+  /** Gives up on the body (the answer could not be passed on): the exchange ends and its connection is dropped. */
+  discard(): void;
 }
 
 export interface UpstreamOptions {
@@ -64,6 +66,8 @@ const IDLE_PER_ORIGIN = 16;
 /** Methods retried once on a fresh connection when a kept-alive one turns out closed. */
 const RETRIED = new Set(['GET', 'HEAD', 'OPTIONS']);
 const HEAD_END = Buffer.from('\r\n\r\n');
+/** Body bytes that may wait for the response's consumer to attach before the socket pauses. */
+const QUEUED_BYTES = 256 * 1024;
 
 function requestHead(request: UpstreamRequest): string {
   let head = `${request.method} ${request.url.pathname}${request.url.search} HTTP/1.1\r\nHost: ${request.url.host}\r\n`;
@@ -197,12 +201,20 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
         }
         const done = response;
         const reads = regions.get(socket) as RegionReads;
-        reader = new BodyReader(socket, response, options.headBytes, reads, (rest) => complete(done, rest), () => {
-          if (finished) return;
-          finished = true;
-          cleanUp();
-          socket.destroy();
-        });
+        reader = new BodyReader(
+          socket,
+          response,
+          options.headBytes,
+          reads,
+          (rest) => complete(done, rest),
+          () => {
+            if (finished) return;
+            finished = true;
+            cleanUp();
+            socket.destroy();
+          },
+          request.url.protocol === 'https:',
+        );
         const body = reader;
         resolve({
           status: response.status,
@@ -211,6 +223,7 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
             return body.stream();
           },
           relayTo: (sink, limit, what, onEnd) => body.relayTo(sink, limit, what, onEnd),
+          discard: () => body.discard(),
         });
         reader.write(pending);
       };
@@ -292,6 +305,7 @@ class BodyReader {
   /** What arrived before the consumer attached (the head's read often holds the body's first bytes), and how it ended. */
   private queued: Buffer[] = [];
   private queuedEnd = false;
+  private queuedBytes = 0;
   private failure: Error | undefined;
   private readable: Readable | undefined;
 
@@ -302,6 +316,8 @@ class BodyReader {
     private readonly reads: RegionReads,
     private readonly onComplete: (rest: Buffer) => void,
     private readonly onDestroyed: () => void,
+    /** Whether to join the chunks of one pass of the event loop (a TLS upstream's records). */
+    private readonly coalesce: boolean,
   ) {
     this.left = response.length;
     this.decoder = response.framing === 'chunked' ? new ChunkedDecoder(trailerBytes) : undefined;
@@ -380,6 +396,11 @@ class BodyReader {
     else this.out.fail(error);
   }
 
+  /** The body will not be consumed: see UpstreamResponse.discard. */
+  discard(): void {
+    if (!this.ended) this.abandon();
+  }
+
   /** The consumer gave up on the body (destroyed its Readable, or its sink failed). */
   private abandon(): void {
     this.ended = true;
@@ -393,13 +414,17 @@ class BodyReader {
     let more = true;
     for (const chunk of this.queued) more = out.write(chunk) && more;
     this.queued = [];
+    this.queuedBytes = 0;
     if (this.queuedEnd) out.end();
-    else if (more && !this.ended) this.socket.resume();
+    else if (more && !this.ended && this.socket.isPaused()) this.socket.resume();
   }
 
   private deliver(chunk: Buffer): void {
     // Counted as handed on at once (while the read's buffer is still current): held or queued, it is in use.
     this.reads.retain(chunk);
+    // A TCP read is already as large as the socket held (up to a region): it goes on at once,
+    // in the read's own callback, rather than a turn of the event loop later.
+    if (!this.coalesce) return this.push(chunk);
     const held = this.held;
     if (held === undefined) {
       this.held = chunk;
@@ -428,9 +453,12 @@ class BodyReader {
     if (this.ended) return;
     const out = this.out;
     if (out === undefined) {
-      // Until the consumer attaches (a turn of promises away), what arrives waits here.
+      // Until the consumer attaches (a turn of promises away, before the socket is read again),
+      // what arrives waits here. The socket is paused only once a read's worth waits: pausing
+      // and resuming for every response was two system calls a request.
       this.queued.push(chunk);
-      this.socket.pause();
+      this.queuedBytes += chunk.length;
+      if (this.queuedBytes >= QUEUED_BYTES) this.socket.pause();
     } else if (!out.write(chunk)) this.socket.pause();
   }
 }
