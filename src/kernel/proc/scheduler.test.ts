@@ -99,6 +99,18 @@ describe('driveUntil', () => {
     expect(turn.settled).toBe(true);
   });
 
+  it('asks for a yield only after YIELD_EVERY_MS without any turn of the event loop', async () => {
+    const scheduler = new Scheduler();
+    expect(scheduler.shouldYield()).toBe(false);
+    // The event loop had turns meanwhile (a timer here; a host message in a sandbox): the
+    // host is not starved, however long ago the last yieldTurn() was.
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(scheduler.shouldYield()).toBe(false);
+    // No turn since: as if the thread had been busy that long.
+    expect(scheduler.shouldYield(performance.now() + 30)).toBe(true);
+  });
+
   it('ends the wait at the deadline with the deadline status', () => {
     const scheduler = new Scheduler();
     const process = schedulable(1);
