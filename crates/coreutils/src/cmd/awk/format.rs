@@ -1,10 +1,12 @@
 //! printf/sprintf formatting as gawk does it: every C conversion (`d i o x X u c s e E f F
 //! g G a A %`), flags `- + space # 0`, `*` widths and precisions, `%N$` positions. Widths
 //! and precisions of `%s`/`%c` count characters (UTF-8), not bytes. Floating-point digits
-//! come from common::cformat (as printf's, seq's and numfmt's do); this file adds awk's
-//! argument handling, padding and `%a` of a double (gawk's, not the long double of GNU printf).
+//! come from common::cformat (as printf's, seq's and numfmt's do), which also reads each
+//! directive and formats the integers that fit in 64 bits; this file adds awk's argument
+//! handling, `%N$`, character widths, integers beyond 64 bits and `%a` of a double (gawk's,
+//! not the long double of GNU printf).
 
-use common::cformat;
+use common::cformat::{self, Amount, Spec};
 
 use super::lexer::char_at;
 use super::value::{nan_inf_text, Value};
@@ -12,16 +14,18 @@ use super::value::{nan_inf_text, Value};
 /// Widths and precisions are capped so a typo cannot ask for gigabytes of padding.
 const MAX_WIDTH: usize = 1 << 26;
 
-#[derive(Default, Clone, Copy)]
-struct Spec {
-    left: bool,
-    plus: bool,
-    space: bool,
-    alt: bool,
-    zero: bool,
-    width: usize,
-    precision: Option<usize>,
-}
+/// cformat reads any byte as the conversion letter, so awk decides what an unknown one does.
+const ANY_CONVERSION: [u8; 256] = {
+    let mut all = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        all[i] = i as u8;
+        i += 1;
+    }
+    all
+};
+
+const LENGTH_MODIFIERS: &[u8] = b"hlLjzt";
 
 /// Formats `fmt` with `args` into `out`. Errors (not enough arguments) are gawk's fatal
 /// messages.
@@ -47,7 +51,6 @@ pub fn sprintf(out: &mut Vec<u8>, fmt: &[u8], args: &[Value], convfmt: &[u8]) ->
             i += 1;
             continue;
         }
-        let mut spec = Spec::default();
         // %N$: an explicit argument position.
         let digits = fmt[i..].iter().take_while(|d| d.is_ascii_digit()).count();
         if digits > 0 && fmt.get(i + digits) == Some(&b'$') {
@@ -58,63 +61,47 @@ pub fn sprintf(out: &mut Vec<u8>, fmt: &[u8], args: &[Value], convfmt: &[u8]) ->
             next_arg = n - 1;
             i += digits + 1;
         }
-        while i < fmt.len() {
-            match fmt[i] {
-                b'-' => spec.left = true,
-                b'+' => spec.plus = true,
-                b' ' => spec.space = true,
-                b'#' => spec.alt = true,
-                b'0' => spec.zero = true,
-                b'\'' => {}
-                _ => break,
-            }
-            i += 1;
-        }
-        if fmt.get(i) == Some(&b'*') {
-            i += 1;
-            let w = take_arg(args, &mut next_arg)?.to_num();
-            if w < 0.0 {
-                spec.left = true;
-            }
-            spec.width = w.abs().min(MAX_WIDTH as f64) as usize;
-        } else {
-            while i < fmt.len() && fmt[i].is_ascii_digit() {
-                spec.width = spec.width.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize).min(MAX_WIDTH);
-                i += 1;
-            }
-        }
-        if fmt.get(i) == Some(&b'.') {
-            i += 1;
-            if fmt.get(i) == Some(&b'*') {
-                i += 1;
-                let p = take_arg(args, &mut next_arg)?.to_num();
-                spec.precision = if p < 0.0 { None } else { Some(p.min(MAX_WIDTH as f64) as usize) };
-            } else {
-                let mut p = 0usize;
-                while i < fmt.len() && fmt[i].is_ascii_digit() {
-                    p = p.saturating_mul(10).saturating_add((fmt[i] - b'0') as usize).min(MAX_WIDTH);
-                    i += 1;
-                }
-                spec.precision = Some(p);
-            }
-        }
-        // One length modifier is accepted and ignored (gawk prints `%lld` as it is).
-        if i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'L' | b'j' | b'z' | b't') {
-            i += 1;
-            if i < fmt.len() && matches!(fmt[i], b'h' | b'l' | b'L' | b'j' | b'z' | b't') {
-                let end = fmt[i..].iter().position(|c| c.is_ascii_alphabetic() && !matches!(c, b'h' | b'l' | b'L' | b'j' | b'z' | b't')).map_or(fmt.len(), |p| i + p + 1);
-                out.extend_from_slice(&fmt[start..end]);
-                i = end;
-                continue;
-            }
-        }
-        let conv = match fmt.get(i) {
-            Some(c) => *c,
+        let directive = match cformat::parse_directive(&fmt[i..], &ANY_CONVERSION) {
+            Some(d) => d,
             None => {
                 out.extend_from_slice(&fmt[start..]);
                 break;
             }
         };
+        let mut spec = directive.spec;
+        let conv_at = i + directive.length - 1;
+        // One length modifier is accepted and ignored (gawk prints `%lld` as it is).
+        let modifiers = fmt[..conv_at].iter().rev().take_while(|c| LENGTH_MODIFIERS.contains(c)).count();
+        if modifiers > 1 {
+            let second = conv_at - modifiers + 1;
+            let end = fmt[second..].iter().position(|c| c.is_ascii_alphabetic() && !LENGTH_MODIFIERS.contains(c)).map_or(fmt.len(), |p| second + p + 1);
+            out.extend_from_slice(&fmt[start..end]);
+            i = end;
+            continue;
+        }
+        spec.width = match directive.width {
+            Amount::Star => {
+                let w = take_arg(args, &mut next_arg)?.to_num();
+                if w < 0.0 {
+                    spec.minus = true;
+                }
+                Some(w.abs().min(MAX_WIDTH as f64) as usize)
+            }
+            _ => spec.width.map(|w| w.min(MAX_WIDTH)),
+        };
+        spec.precision = match directive.precision {
+            Amount::Star => {
+                let p = take_arg(args, &mut next_arg)?.to_num();
+                if p < 0.0 {
+                    None
+                } else {
+                    Some(p.min(MAX_WIDTH as f64) as usize)
+                }
+            }
+            _ => spec.precision.map(|p| p.min(MAX_WIDTH)),
+        };
+        let conv = fmt[conv_at];
+        i = conv_at;
         i += 1;
         match conv {
             b'd' | b'i' => {
@@ -213,12 +200,12 @@ fn push_char_code(out: &mut Vec<u8>, v: f64) {
 /// Pads `text` (`chars` characters wide) to the width. `numeric_zero`: zero padding goes
 /// after the sign/prefix, which the caller passed separately.
 fn pad(out: &mut Vec<u8>, text: &[u8], chars: usize, spec: &Spec, _numeric: bool) {
-    let fill = spec.width.saturating_sub(chars);
-    if !spec.left {
+    let fill = spec.width.unwrap_or(0).saturating_sub(chars);
+    if !spec.minus {
         out.extend(std::iter::repeat(b' ').take(fill));
     }
     out.extend_from_slice(text);
-    if spec.left {
+    if spec.minus {
         out.extend(std::iter::repeat(b' ').take(fill));
     }
 }
@@ -227,8 +214,8 @@ fn pad(out: &mut Vec<u8>, text: &[u8], chars: usize, spec: &Spec, _numeric: bool
 /// the `0` flag, spaces otherwise.
 fn pad_number(out: &mut Vec<u8>, prefix: &[u8], digits: &[u8], spec: &Spec, zero_allowed: bool) {
     let len = prefix.len() + digits.len();
-    let fill = spec.width.saturating_sub(len);
-    if spec.left {
+    let fill = spec.width.unwrap_or(0).saturating_sub(len);
+    if spec.minus {
         out.extend_from_slice(prefix);
         out.extend_from_slice(digits);
         out.extend(std::iter::repeat(b' ').take(fill));
@@ -255,36 +242,26 @@ fn sign_prefix(negative: bool, spec: &Spec) -> &'static [u8] {
     }
 }
 
-/// Decimal digits of the integer part of |v|.
-fn integer_digits(v: f64) -> Vec<u8> {
-    let a = v.abs().trunc();
-    if a < 1.8e19 {
-        (a as u64).to_string().into_bytes()
-    } else {
-        format!("{:.0}", a).into_bytes()
-    }
-}
-
+/// `%d`: the integer part, through cformat when it fits in 64 bits; beyond, gawk prints
+/// every digit of the double (`%d` of 1e30 is 1000000000000000019884624838656).
 fn format_signed(out: &mut Vec<u8>, v: f64, spec: &Spec) {
     if !v.is_finite() {
         out.extend_from_slice(nan_inf_text(v).as_bytes());
         return;
     }
     let t = v.trunc();
-    let mut digits = integer_digits(t);
-    if let Some(p) = spec.precision {
-        if p == 0 && t == 0.0 {
-            digits.clear();
-        } else if digits.len() < p {
-            let mut padded = vec![b'0'; p - digits.len()];
-            padded.extend_from_slice(&digits);
-            digits = padded;
-        }
+    if t.abs() < 9.2e18 {
+        out.extend_from_slice(&cformat::format_signed(spec, t as i64));
+        return;
     }
-    let prefix = sign_prefix(t < 0.0, spec);
-    pad_number(out, prefix, &digits, spec, spec.precision.is_none());
+    let mut digits = format!("{:.0}", t.abs()).into_bytes();
+    if let Some(p) = spec.precision.filter(|p| *p > digits.len()) {
+        digits.splice(0..0, std::iter::repeat(b'0').take(p - digits.len()));
+    }
+    pad_number(out, sign_prefix(t < 0.0, spec), &digits, spec, spec.precision.is_none());
 }
 
+/// `%o %x %X %u` through cformat; negative values wrap as C's cast does.
 fn format_unsigned(out: &mut Vec<u8>, v: f64, conv: u8, spec: &Spec) {
     if !v.is_finite() {
         out.extend_from_slice(nan_inf_text(v).as_bytes());
@@ -299,31 +276,7 @@ fn format_unsigned(out: &mut Vec<u8>, v: f64, conv: u8, spec: &Spec) {
         return;
     }
     let u = if t < 0.0 { (t as i64) as u64 } else { t as u64 };
-    let mut digits = match conv {
-        b'o' => format!("{:o}", u).into_bytes(),
-        b'x' => format!("{:x}", u).into_bytes(),
-        b'X' => format!("{:X}", u).into_bytes(),
-        _ => u.to_string().into_bytes(),
-    };
-    if let Some(p) = spec.precision {
-        if p == 0 && u == 0 {
-            digits.clear();
-        } else if digits.len() < p {
-            let mut padded = vec![b'0'; p - digits.len()];
-            padded.extend_from_slice(&digits);
-            digits = padded;
-        }
-    }
-    let mut prefix: &[u8] = b"";
-    if spec.alt {
-        match conv {
-            b'o' if digits.first() != Some(&b'0') => prefix = b"0",
-            b'x' if u != 0 => prefix = b"0x",
-            b'X' if u != 0 => prefix = b"0X",
-            _ => {}
-        }
-    }
-    pad_number(out, prefix, &digits, spec, spec.precision.is_none());
+    out.extend_from_slice(&cformat::format_unsigned(&Spec { conversion: conv, ..*spec }, u));
 }
 
 fn format_float(out: &mut Vec<u8>, v: f64, conv: u8, spec: &Spec) {
@@ -335,9 +288,9 @@ fn format_float(out: &mut Vec<u8>, v: f64, conv: u8, spec: &Spec) {
     let a = v.abs();
     let precision = spec.precision.unwrap_or(6);
     let mut body = match conv | 0x20 {
-        b'f' => cformat::fixed(a, precision, spec.alt),
-        b'e' => cformat::exponential(a, precision, spec.alt),
-        b'g' => cformat::general(a, precision, spec.alt),
+        b'f' => cformat::fixed(a, precision, spec.hash),
+        b'e' => cformat::exponential(a, precision, spec.hash),
+        b'g' => cformat::general(a, precision, spec.hash),
         _ => cformat::hex_double(a, spec.precision),
     }
     .into_bytes();
