@@ -340,17 +340,10 @@ impl<'a, 'io> Interp<'a, 'io> {
             Expr::Regex(_) => return Ok("number"),
             Expr::Index(v, subs) => {
                 let id = self.array_of(*v)?;
-                let mut buf = self.take_buf();
-                let int = self.subscript(subs, &mut buf)?;
-                let key = match int {
-                    Some(k) => Key::Int(k),
-                    None => Key::Str(&buf),
-                };
-                let t = match self.arrays[id].get(key) {
+                let t = self.with_key(id, subs, |array, key| match array.get(key) {
                     None | Some(Value::Uninit) => Some("untyped"),
                     _ => None,
-                };
-                self.give_buf(buf);
+                })?;
                 if let Some(t) = t {
                     return Ok(t);
                 }

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use common::regex::Regex;
 
-use super::array::{classify, Key};
+use super::array::{classify, AwkArray, Key};
 use super::ast::*;
 use super::fields::FieldRef;
 use super::interp::{arith, fatal, Cell, Interp, Place, R};
@@ -15,6 +15,19 @@ use super::value::{num_to_str, str_to_num, CmpClass, Str, Value};
 use super::vars;
 
 impl<'a, 'io> Interp<'a, 'io> {
+    /// Runs `f` on array `id` with the key `subs` make (its text in a reused buffer).
+    pub fn with_key<T>(&mut self, id: usize, subs: &[Expr], f: impl FnOnce(&mut AwkArray, Key<'_>) -> T) -> R<T> {
+        let mut buf = self.take_buf();
+        let int = self.subscript(subs, &mut buf)?;
+        let key = match int {
+            Some(k) => Key::Int(k),
+            None => Key::Str(&buf),
+        };
+        let out = f(&mut self.arrays[id], key);
+        self.give_buf(buf);
+        Ok(out)
+    }
+
     /// Evaluates subscripts into `buf` (joined with SUBSEP) and classifies the key: an
     /// integer key needs no text.
     pub fn subscript(&mut self, subs: &[Expr], buf: &mut Vec<u8>) -> R<Option<i32>> {
@@ -160,15 +173,7 @@ impl<'a, 'io> Interp<'a, 'io> {
             }
             Expr::Index(v, subs) => {
                 let id = self.array_of(*v)?;
-                let mut buf = self.take_buf();
-                let int = self.subscript(subs, &mut buf)?;
-                let key = match int {
-                    Some(k) => Key::Int(k),
-                    None => Key::Str(&buf),
-                };
-                let value = self.arrays[id].get_or_insert(key).clone();
-                self.give_buf(buf);
-                value
+                self.with_key(id, subs, |array, key| array.get_or_insert(key).clone())?
             }
             Expr::Assign(lv, rhs) => {
                 let value = self.eval(rhs)?;
@@ -292,15 +297,7 @@ impl<'a, 'io> Interp<'a, 'io> {
             }
             Expr::Index(v, subs) => {
                 let id = self.array_of(*v)?;
-                let mut buf = self.take_buf();
-                let int = self.subscript(subs, &mut buf)?;
-                let key = match int {
-                    Some(k) => Key::Int(k),
-                    None => Key::Str(&buf),
-                };
-                let n = self.arrays[id].get_or_insert(key).to_num();
-                self.give_buf(buf);
-                Ok(n)
+                self.with_key(id, subs, |array, key| array.get_or_insert(key).to_num())
             }
             _ => Ok(self.eval(e)?.to_num()),
         }
@@ -333,15 +330,7 @@ impl<'a, 'io> Interp<'a, 'io> {
             }
             Expr::In(subs, v) => {
                 let id = self.array_of(*v)?;
-                let mut buf = self.take_buf();
-                let int = self.subscript(subs, &mut buf)?;
-                let key = match int {
-                    Some(k) => Key::Int(k),
-                    None => Key::Str(&buf),
-                };
-                let found = self.arrays[id].contains(key);
-                self.give_buf(buf);
-                Ok(found)
+                self.with_key(id, subs, |array, key| array.contains(key))
             }
             _ => Ok(self.eval(e)?.is_true()),
         }

@@ -124,16 +124,7 @@ impl<'a, 'io> Interp<'a, 'io> {
                 let id = self.array_of(*var)?;
                 match subs {
                     None => self.arrays[id].clear(),
-                    Some(subs) => {
-                        let mut buf = self.take_buf();
-                        let int = self.subscript(subs, &mut buf)?;
-                        let key = match int {
-                            Some(k) => Key::Int(k),
-                            None => Key::Str(&buf),
-                        };
-                        self.arrays[id].remove(key);
-                        self.give_buf(buf);
-                    }
+                    Some(subs) => self.with_key(id, subs, |array, key| array.remove(key))?,
                 }
             }
             _ => return self.exec(s),
@@ -348,22 +339,7 @@ impl<'a, 'io> Interp<'a, 'io> {
     /// Runs BEGIN, the main loop and END; returns the exit status.
     pub fn run_program(&mut self) -> R<()> {
         let prog = self.prog;
-        let mut exiting = false;
-        for rule in prog.rules.iter().filter(|r| matches!(r.pattern, Pattern::Begin)) {
-            self.line = rule.line;
-            match self.run_action(rule) {
-                Ok(()) => {}
-                Err(Abort::Exit(code)) => {
-                    if let Some(code) = code {
-                        self.exit_code = code;
-                    }
-                    exiting = true;
-                    break;
-                }
-                Err(Abort::Next) | Err(Abort::NextFile) => return fatal("`next' used in BEGIN action"),
-                Err(e) => return Err(e),
-            }
-        }
+        let exiting = self.run_special(true)?;
         let main_rules: Vec<&Rule> = prog.rules.iter().filter(|r| matches!(r.pattern, Pattern::All | Pattern::Expr(_) | Pattern::Range(..))).collect();
         let has_end = prog.rules.iter().any(|r| matches!(r.pattern, Pattern::End | Pattern::BeginFile | Pattern::EndFile));
         if !exiting && (!main_rules.is_empty() || has_end) {
@@ -392,7 +368,15 @@ impl<'a, 'io> Interp<'a, 'io> {
                 }
             }
         }
-        for rule in prog.rules.iter().filter(|r| matches!(r.pattern, Pattern::End)) {
+        self.run_special(false)?;
+        Ok(())
+    }
+
+    /// Runs the BEGIN or END rules; whether one called `exit`.
+    fn run_special(&mut self, begin: bool) -> R<bool> {
+        let prog = self.prog;
+        let name = if begin { "BEGIN" } else { "END" };
+        for rule in prog.rules.iter().filter(|r| if begin { matches!(r.pattern, Pattern::Begin) } else { matches!(r.pattern, Pattern::End) }) {
             self.line = rule.line;
             match self.run_action(rule) {
                 Ok(()) => {}
@@ -400,13 +384,13 @@ impl<'a, 'io> Interp<'a, 'io> {
                     if let Some(code) = code {
                         self.exit_code = code;
                     }
-                    break;
+                    return Ok(true);
                 }
-                Err(Abort::Next) | Err(Abort::NextFile) => return fatal("`next' used in END action"),
+                Err(Abort::Next) | Err(Abort::NextFile) => return fatal(format!("`next' used in {} action", name)),
                 Err(e) => return Err(e),
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     fn run_action(&mut self, rule: &Rule) -> R<()> {
