@@ -55,20 +55,12 @@ pub fn call<'p>(ip: &Interp<'p, '_>, native: Native, args: &'p [Ast], env: &Env<
             if n < 0.0 {
                 return ip.eval(&args[1], env, input.clone(), cb);
             }
-            let id = ip.fresh_label();
-            let mut count = 0.0;
-            match ip.eval(&args[1], env, input.clone(), &mut |v| {
-                count += 1.0;
-                cb(v)?;
-                if count >= n {
-                    Err(Flow::Break(id))
-                } else {
-                    Ok(())
-                }
-            }) {
-                Err(Flow::Break(b)) if b == id => Ok(()),
-                other => other,
-            }
+            ip.limit(n, |counted| {
+                ip.eval(&args[1], env, input.clone(), &mut |v| {
+                    cb(v)?;
+                    counted()
+                })
+            })
         }),
         Native::First1 => match ip.first(&args[0], env, input)? {
             Some(v) => cb(v),

@@ -107,6 +107,24 @@ impl<'p, 'h> Interp<'p, 'h> {
         id
     }
 
+    /// `limit(n; f)` for values and for paths: `run` calls `counted` after each output it
+    /// passes on, which stops it (a break to a fresh label) at the n-th.
+    pub fn limit(&self, n: f64, run: impl FnOnce(&mut dyn FnMut() -> Res) -> Res) -> Res {
+        let id = self.fresh_label();
+        let mut count = 0.0;
+        match run(&mut || {
+            count += 1.0;
+            if count >= n {
+                Err(Flow::Break(id))
+            } else {
+                Ok(())
+            }
+        }) {
+            Err(Flow::Break(b)) if b == id => Ok(()),
+            other => other,
+        }
+    }
+
     /// All outputs of a filter.
     pub fn collect(&self, ast: &'p Ast, env: &Env<'p>, input: Value) -> Result<Vec<Value>, Flow> {
         let mut out = Vec::new();

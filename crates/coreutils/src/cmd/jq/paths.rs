@@ -181,20 +181,12 @@ impl<'p, 'h> Interp<'p, 'h> {
                 if n < 0.0 {
                     return self.paths(&args[1], env, path, input.clone(), cb);
                 }
-                let id = self.fresh_label();
-                let mut count = 0.0;
-                match self.paths(&args[1], env, path, input.clone(), &mut |p, v| {
-                    count += 1.0;
-                    cb(p, v)?;
-                    if count >= n {
-                        Err(Flow::Break(id))
-                    } else {
-                        Ok(())
-                    }
-                }) {
-                    Err(Flow::Break(b)) if b == id => Ok(()),
-                    other => other,
-                }
+                self.limit(n, |counted| {
+                    self.paths(&args[1], env, path, input.clone(), &mut |p, v| {
+                        cb(p, v)?;
+                        counted()
+                    })
+                })
             }),
             Native::Error0 | Native::Error1 => super::builtins::call(self, native, args, env, input, &mut |_| Ok(())),
             _ => super::builtins::call(self, native, args, env, input, &mut |v| Err(invalid(&v))),

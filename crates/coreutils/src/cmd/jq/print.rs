@@ -84,6 +84,38 @@ fn color_of<'a>(v: &Value, colors: &'a Colors) -> &'a str {
     }
 }
 
+/// An array's or object's `count` items between `brackets`, each written by `item`: on
+/// their own indented lines when pretty, the container's colour restored after each.
+fn items(out: &mut Vec<u8>, style: &Style, level: usize, brackets: [u8; 2], count: usize, color: Option<&[u8]>, mut item: impl FnMut(&mut Vec<u8>, usize)) {
+    if count == 0 {
+        out.extend_from_slice(&brackets);
+        return;
+    }
+    let pretty = style.indent.is_some() || style.tab;
+    out.push(brackets[0]);
+    for i in 0..count {
+        if i > 0 {
+            out.push(b',');
+        }
+        if pretty {
+            out.push(b'\n');
+            indent(out, style, level + 1);
+        }
+        item(out, i);
+        if let Some(c) = color {
+            out.extend_from_slice(c);
+        }
+    }
+    if pretty {
+        out.push(b'\n');
+        indent(out, style, level);
+    }
+    if let Some(c) = color {
+        out.extend_from_slice(c);
+    }
+    out.push(brackets[1]);
+}
+
 fn dump(out: &mut Vec<u8>, v: &Value, style: &Style, level: usize) {
     let pretty = style.indent.is_some() || style.tab;
     let color: Option<Vec<u8>> = style.color.as_ref().map(|c| format!("\x1b[{}m", color_of(v, c)).into_bytes());
@@ -96,92 +128,34 @@ fn dump(out: &mut Vec<u8>, v: &Value, style: &Style, level: usize) {
         Value::Bool(false) => out.extend_from_slice(b"false"),
         Value::Number(n) => format_number(*n, out),
         Value::String(s) => write_string(out, s, style.ascii),
-        Value::Array(a) => {
-            if a.is_empty() {
-                out.extend_from_slice(b"[]");
-            } else {
-                out.push(b'[');
-                if pretty {
-                    out.push(b'\n');
-                    indent(out, style, level + 1);
-                }
-                for (i, item) in a.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                        if pretty {
-                            out.push(b'\n');
-                            indent(out, style, level + 1);
-                        }
-                    }
-                    dump(out, item, style, level + 1);
-                    if let Some(c) = &color {
-                        out.extend_from_slice(c);
-                    }
-                }
-                if pretty {
-                    out.push(b'\n');
-                    indent(out, style, level);
-                }
-                if let Some(c) = &color {
-                    out.extend_from_slice(c);
-                }
-                out.push(b']');
-            }
-        }
+        Value::Array(a) => items(out, style, level, *b"[]", a.len(), color.as_deref(), |out, i| dump(out, &a[i], style, level + 1)),
         Value::Object(o) => {
-            if o.is_empty() {
-                out.extend_from_slice(b"{}");
+            let keys: Vec<&std::rc::Rc<str>> = if style.sort_keys {
+                let mut k: Vec<&std::rc::Rc<str>> = o.keys().collect();
+                k.sort();
+                k
             } else {
-                out.push(b'{');
-                if pretty {
-                    out.push(b'\n');
-                    indent(out, style, level + 1);
+                o.keys().collect()
+            };
+            items(out, style, level, *b"{}", keys.len(), color.as_deref(), |out, i| {
+                if color.is_some() {
+                    out.extend_from_slice(COLRESET);
+                    out.extend_from_slice(FIELD_COLOR);
                 }
-                let keys: Vec<&std::rc::Rc<str>> = if style.sort_keys {
-                    let mut k: Vec<&std::rc::Rc<str>> = o.keys().collect();
-                    k.sort();
-                    k
-                } else {
-                    o.keys().collect()
-                };
-                for (i, key) in keys.into_iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                        if pretty {
-                            out.push(b'\n');
-                            indent(out, style, level + 1);
-                        }
-                    }
-                    if color.is_some() {
-                        out.extend_from_slice(COLRESET);
-                        out.extend_from_slice(FIELD_COLOR);
-                    }
-                    write_string(out, key, style.ascii);
-                    if let Some(c) = &color {
-                        out.extend_from_slice(COLRESET);
-                        out.extend_from_slice(c);
-                    }
-                    out.push(b':');
-                    if pretty {
-                        out.push(b' ');
-                    }
-                    if color.is_some() {
-                        out.extend_from_slice(COLRESET);
-                    }
-                    dump(out, o.get(key).unwrap_or(&Value::Null), style, level + 1);
-                    if let Some(c) = &color {
-                        out.extend_from_slice(c);
-                    }
-                }
-                if pretty {
-                    out.push(b'\n');
-                    indent(out, style, level);
-                }
+                write_string(out, keys[i], style.ascii);
                 if let Some(c) = &color {
+                    out.extend_from_slice(COLRESET);
                     out.extend_from_slice(c);
                 }
-                out.push(b'}');
-            }
+                out.push(b':');
+                if pretty {
+                    out.push(b' ');
+                }
+                if color.is_some() {
+                    out.extend_from_slice(COLRESET);
+                }
+                dump(out, o.get(keys[i]).unwrap_or(&Value::Null), style, level + 1);
+            })
         }
     }
     if color.is_some() {

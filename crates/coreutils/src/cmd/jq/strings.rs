@@ -340,19 +340,23 @@ fn split_regex(input: &Value, re: &Value, flags: &Value) -> Result<Vec<Value>, F
     let mut out = Vec::new();
     let mut prev = 0usize;
     for m in matches(input, re, &Value::string(flag_text))? {
-        let offset = match ops::index(&m, &Value::from_str("offset"))? {
-            Value::Number(n) => n as usize,
-            _ => 0,
-        };
-        let length = match ops::index(&m, &Value::from_str("length"))? {
-            Value::Number(n) => n as usize,
-            _ => 0,
-        };
+        let (offset, length) = span(&m)?;
         out.push(Value::string(chars[prev.min(offset)..offset].iter().collect()));
         prev = offset + length;
     }
     out.push(Value::string(chars[prev.min(chars.len())..].iter().collect()));
     Ok(out)
+}
+
+/// A match object's offset and length (in characters).
+fn span(m: &Value) -> Result<(usize, usize), Flow> {
+    let field = |name: &str| -> Result<usize, Flow> {
+        Ok(match ops::index(m, &Value::from_str(name))? {
+            Value::Number(n) => n as usize,
+            _ => 0,
+        })
+    };
+    Ok((field("offset")?, field("length")?))
 }
 
 /// sub/gsub as jq 1.6 defines them: each global step matches again on the rest of the
@@ -372,14 +376,7 @@ fn substitute<'p>(ip: &Interp<'p, '_>, replacement: &'p Ast, env: &Env<'p>, inpu
             None => break,
         };
         let chars: Vec<char> = rest.chars().collect();
-        let offset = match ops::index(&m, &Value::from_str("offset"))? {
-            Value::Number(n) => n as usize,
-            _ => 0,
-        };
-        let length = match ops::index(&m, &Value::from_str("length"))? {
-            Value::Number(n) => n as usize,
-            _ => 0,
-        };
+        let (offset, length) = span(&m)?;
         segments.push(chars[..offset].iter().collect());
         let mut options = Vec::new();
         ip.eval(replacement, env, capture_object(&m), &mut |v| match v {
