@@ -206,46 +206,36 @@ fn cancel_provisional(discards: &mut [u8]) {
                     }
                     j += 1;
                 }
-                let mut consec = 0;
-                for j in 0..length {
-                    let v = at(discards, i + j);
-                    if j >= 8 && v == 1 {
-                        break;
-                    }
-                    if v == 2 {
-                        consec = 0;
-                        discards[(i + j) as usize] = 0;
-                    } else if v == 0 {
-                        consec = 0;
-                    } else {
-                        consec += 1;
-                    }
-                    if consec == 3 {
-                        break;
-                    }
-                }
+                keep_from_end(discards, (0..length).map(|j| i + j));
                 i += length - 1;
-                let mut consec = 0;
-                for j in 0..length {
-                    let v = at(discards, i - j);
-                    if j >= 8 && v == 1 {
-                        break;
-                    }
-                    if v == 2 {
-                        consec = 0;
-                        discards[(i - j) as usize] = 0;
-                    } else if v == 0 {
-                        consec = 0;
-                    } else {
-                        consec += 1;
-                    }
-                    if consec == 3 {
-                        break;
-                    }
-                }
+                keep_from_end(discards, (0..length).map(|j| i - j));
             }
         }
         i += 1;
+    }
+}
+
+/// GNU's end-of-run pass of discard_confusing_lines over `positions` (taken from one end of
+/// a run): provisional discards (2) are kept (0) until three real discards (1) come in a
+/// row, or a real discard comes after the first eight lines.
+fn keep_from_end(discards: &mut [u8], positions: impl Iterator<Item = isize>) {
+    let mut consec = 0;
+    for (j, p) in positions.enumerate() {
+        let v = discards[p as usize];
+        if j >= 8 && v == 1 {
+            break;
+        }
+        if v == 2 {
+            consec = 0;
+            discards[p as usize] = 0;
+        } else if v == 0 {
+            consec = 0;
+        } else {
+            consec += 1;
+        }
+        if consec == 3 {
+            break;
+        }
     }
 }
 

@@ -251,6 +251,21 @@ fn extra_fields(m: &Member, central: bool) -> Vec<u8> {
     e
 }
 
+/// The fields a local header and a central directory entry share, in the same order: flags
+/// (without the data-descriptor bit: sizes are known), method, time, CRC, sizes, name and
+/// extra lengths.
+fn common_fields(h: &mut Vec<u8>, m: &Member, extra_len: usize) {
+    h.extend_from_slice(&(m.flags & !8).to_le_bytes());
+    h.extend_from_slice(&m.method.to_le_bytes());
+    h.extend_from_slice(&m.dos_time.to_le_bytes());
+    h.extend_from_slice(&m.dos_date.to_le_bytes());
+    h.extend_from_slice(&m.crc.to_le_bytes());
+    h.extend_from_slice(&(m.compressed.len() as u32).to_le_bytes());
+    h.extend_from_slice(&(m.size as u32).to_le_bytes());
+    h.extend_from_slice(&(m.name.len() as u16).to_le_bytes());
+    h.extend_from_slice(&(extra_len as u16).to_le_bytes());
+}
+
 /// Writes a whole archive.
 pub fn write_archive(out: &mut dyn Write, members: &[Member]) -> io::Result<()> {
     let mut offset = 0u64;
@@ -261,15 +276,7 @@ pub fn write_archive(out: &mut dyn Write, members: &[Member]) -> io::Result<()> 
         let mut h = Vec::with_capacity(30 + m.name.len() + extra.len());
         h.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
         h.extend_from_slice(&m.needed.to_le_bytes());
-        h.extend_from_slice(&(m.flags & !8).to_le_bytes());
-        h.extend_from_slice(&m.method.to_le_bytes());
-        h.extend_from_slice(&m.dos_time.to_le_bytes());
-        h.extend_from_slice(&m.dos_date.to_le_bytes());
-        h.extend_from_slice(&m.crc.to_le_bytes());
-        h.extend_from_slice(&(m.compressed.len() as u32).to_le_bytes());
-        h.extend_from_slice(&(m.size as u32).to_le_bytes());
-        h.extend_from_slice(&(m.name.len() as u16).to_le_bytes());
-        h.extend_from_slice(&(extra.len() as u16).to_le_bytes());
+        common_fields(&mut h, m, extra.len());
         h.extend_from_slice(&m.name);
         h.extend_from_slice(&extra);
         out.write_all(&h)?;
@@ -283,15 +290,7 @@ pub fn write_archive(out: &mut dyn Write, members: &[Member]) -> io::Result<()> 
         h.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
         h.extend_from_slice(&m.made_by.to_le_bytes());
         h.extend_from_slice(&m.needed.to_le_bytes());
-        h.extend_from_slice(&(m.flags & !8).to_le_bytes());
-        h.extend_from_slice(&m.method.to_le_bytes());
-        h.extend_from_slice(&m.dos_time.to_le_bytes());
-        h.extend_from_slice(&m.dos_date.to_le_bytes());
-        h.extend_from_slice(&m.crc.to_le_bytes());
-        h.extend_from_slice(&(m.compressed.len() as u32).to_le_bytes());
-        h.extend_from_slice(&(m.size as u32).to_le_bytes());
-        h.extend_from_slice(&(m.name.len() as u16).to_le_bytes());
-        h.extend_from_slice(&(extra.len() as u16).to_le_bytes());
+        common_fields(&mut h, m, extra.len());
         h.extend_from_slice(&0u16.to_le_bytes());
         h.extend_from_slice(&0u16.to_le_bytes());
         h.extend_from_slice(&m.internal.to_le_bytes());
