@@ -9,6 +9,8 @@ use common::args::{Command, Parsed};
 use common::io::{filter_inputs, Failure};
 use common::{Io, UError};
 
+use crate::registry::cmd_head::operands::each_block;
+
 const SPEC: &str = "A,show-all b,number-nonblank e E,show-ends n,number s,squeeze-blank t T,show-tabs u v,show-nonprinting";
 
 const CAT: Command = Command::compact("cat", SPEC, HELP);
@@ -42,6 +44,23 @@ struct Options {
     nonprint: bool,
 }
 
+impl Options {
+    /// Turns on each option named by a letter of `letters`.
+    fn set(&mut self, letters: &str) {
+        for letter in letters.chars() {
+            match letter {
+                'b' => self.nonblank = true,
+                'E' => self.ends = true,
+                'n' => self.number = true,
+                's' => self.squeeze = true,
+                'T' => self.tabs = true,
+                'v' => self.nonprint = true,
+                _ => {}
+            }
+        }
+    }
+}
+
 /// State carried from one line (and one file) to the next.
 #[derive(Default)]
 struct State {
@@ -56,28 +75,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     CAT.options(&args, io, &mut |_, p| {
         match p {
             Parsed::Operand(f) => files.push(f),
-            Parsed::Opt { id, .. } => match id {
-                "A" => {
-                    o.nonprint = true;
-                    o.ends = true;
-                    o.tabs = true;
-                }
-                "b" => o.nonblank = true,
-                "e" => {
-                    o.nonprint = true;
-                    o.ends = true;
-                }
-                "E" => o.ends = true,
-                "n" => o.number = true,
-                "s" => o.squeeze = true,
-                "t" => {
-                    o.nonprint = true;
-                    o.tabs = true;
-                }
-                "T" => o.tabs = true,
-                "v" => o.nonprint = true,
-                _ => {}
-            },
+            // -A, -e and -t stand for groups of the others.
+            Parsed::Opt { id, .. } => o.set(match id {
+                "A" => "vET",
+                "e" => "vE",
+                "t" => "vT",
+                other => other,
+            }),
         }
         Ok(())
     })?;
@@ -93,21 +97,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
 }
 
 fn copy(reader: &mut dyn BufRead, out: &mut dyn io::Write) -> Result<(), Failure> {
-    loop {
-        let n = {
-            let buf = match reader.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(Failure::Read(e)),
-            };
-            if buf.is_empty() {
-                return Ok(());
-            }
-            out.write_all(buf).map_err(Failure::Write)?;
-            buf.len()
-        };
-        reader.consume(n);
-    }
+    each_block(reader, |buf| {
+        out.write_all(buf).map_err(Failure::Write)?;
+        Ok(Some(buf.len()))
+    })
 }
 
 fn cat_lines(reader: &mut dyn BufRead, out: &mut dyn io::Write, o: &Options, st: &mut State) -> Result<(), Failure> {
@@ -123,21 +116,19 @@ fn cat_lines(reader: &mut dyn BufRead, out: &mut dyn io::Write, o: &Options, st:
         let has_newline = line.last() == Some(&b'\n');
         let body = if has_newline { &line[..line.len() - 1] } else { &line[..] };
         if !st.mid_line {
-            if body.is_empty() && has_newline {
+            let blank = body.is_empty() && has_newline;
+            if blank {
                 st.blank_run += 1;
                 if o.squeeze && st.blank_run > 1 {
                     continue;
                 }
-                if o.number && !o.nonblank {
-                    st.line_number += 1;
-                    buf.extend_from_slice(format!("{:>6}\t", st.line_number).as_bytes());
-                }
             } else {
                 st.blank_run = 0;
-                if o.number {
-                    st.line_number += 1;
-                    buf.extend_from_slice(format!("{:>6}\t", st.line_number).as_bytes());
-                }
+            }
+            // -b numbers only the lines that are not blank.
+            if o.number && !(blank && o.nonblank) {
+                st.line_number += 1;
+                buf.extend_from_slice(format!("{:>6}\t", st.line_number).as_bytes());
             }
         }
         render(body, o, &mut buf);

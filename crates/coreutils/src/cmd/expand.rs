@@ -14,38 +14,52 @@ const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert tabs in each FI
 
 const EXPAND: Command = Command::compact("expand", SPEC, HELP);
 
-pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    let mut initial = false;
+    let (stops, files) = tab_options(args, io, &EXPAND, |id| initial |= id == "initial")?;
+    let mut state = State { column: 0, index: 0, convert: true };
+    Ok(convert_files(&files, io, |c, out| {
+        if let Some(c) = c {
+            state.push(c, &stops, initial, out);
+        }
+    }))
+}
+
+/// The options expand and unexpand share: obsolete `-N` stops and `-t LIST`; the files
+/// (`-` without any). `flag` sees every option's id, `tabs` among them.
+pub(crate) fn tab_options(mut args: Vec<OsString>, io: &mut Io, command: &Command, mut flag: impl FnMut(&str)) -> Result<(TabStops, Vec<OsString>), UError> {
     let obsolete = take_obsolete(&mut args);
     let mut stops = TabStops::default();
     for s in obsolete {
         stops.add(s);
     }
-    let mut initial = false;
     let mut files: Vec<OsString> = Vec::new();
-    EXPAND.options(&args, io, &mut |_, p| {
+    command.options(&args, io, &mut |_, p| {
         match p {
-            Parsed::Opt { id: "initial", .. } => initial = true,
-            Parsed::Opt { id: "tabs", value } => {
-                if let Err(message) = stops.parse(os_bytes(&value.unwrap_or_default())) {
-                    return Err(UError::new(1, message));
+            Parsed::Opt { id, value } => {
+                if id == "tabs" {
+                    stops.parse(os_bytes(&value.unwrap_or_default())).map_err(|message| UError::new(1, message))?;
                 }
+                flag(id);
             }
-            Parsed::Opt { .. } => {}
             Parsed::Operand(f) => files.push(f),
         }
         Ok(())
     })?;
-    if let Err(message) = stops.finish() {
-        return Err(UError::new(1, message));
-    }
+    stops.finish().map_err(|message| UError::new(1, message))?;
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
-    let mut state = State { column: 0, index: 0, convert: true };
+    Ok((stops, files))
+}
+
+/// Feeds the files to `step` as one stream of bytes, then None at its end, and returns
+/// the exit status: 1 after a file that cannot be read; output stops at a write error.
+pub(crate) fn convert_files(files: &[OsString], io: &mut Io, mut step: impl FnMut(Option<u8>, &mut Vec<u8>)) -> i32 {
     let mut status = 0;
     let mut buffer = vec![0u8; common::io::BUFFER_SIZE];
     let mut out = Vec::with_capacity(common::io::BUFFER_SIZE * 2);
-    for file in &files {
+    for file in files {
         let mut input = match common::io::open_input(file, &mut *io.stdin) {
             Ok(i) => i,
             Err(e) => {
@@ -54,7 +68,7 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                 continue;
             }
         };
-        let result = pump(input.reader(), &mut *io.stdout, &mut buffer, &mut out, |c, out| state.push(c, &stops, initial, out));
+        let result = pump(input.reader(), &mut *io.stdout, &mut buffer, &mut out, |c, out| step(Some(c), out));
         drop(input);
         match result {
             Ok(()) => {}
@@ -62,11 +76,12 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                 io.error(common::io::describe(file, &e));
                 status = 1;
             }
-            Err(Failure::Write) => return Ok(status),
+            Err(Failure::Write) => return status,
         }
     }
+    step(None, &mut out);
     let _ = io.out(&out);
-    Ok(status)
+    status
 }
 
 struct State {

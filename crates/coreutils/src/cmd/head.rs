@@ -5,8 +5,6 @@ use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
 use common::args::{os_bytes, Command, Parsed};
-use common::io::quote;
-use common::size::{parse_size, HEAD_SUFFIXES, SizeError};
 use common::{Io, UError};
 
 /// Opening, headers and failures shared with tail.
@@ -90,17 +88,8 @@ fn expand_obsolete(args: &[OsString]) -> Vec<OsString> {
 }
 
 fn parse_count(text: &OsString, bytes: bool) -> Result<Count, String> {
-    let s = text.to_string_lossy();
-    let (elide, digits) = match s.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, s.strip_prefix('+').unwrap_or(&s)),
-    };
-    let what = if bytes { "bytes" } else { "lines" };
-    match parse_size(digits, HEAD_SUFFIXES) {
-        Ok(n) => Ok(Count { bytes, elide, n }),
-        Err(SizeError::Invalid) => Err(format!("invalid number of {}: {}", what, quote(text))),
-        Err(SizeError::TooLarge) => Err(format!("invalid number of {}: {}: Value too large for defined data type", what, quote(text))),
-    }
+    let (sign, n) = operands::parse_count(text, bytes, false)?;
+    Ok(Count { bytes, elide: sign == b'-', n })
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
@@ -125,26 +114,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         files.push(OsString::from("-"));
     }
     let show_headers = headers.unwrap_or(files.len() > 1);
-    let mut status = 0;
-    let mut first = true;
-    for file in &files {
-        let mut operand = match operands::open(file, &mut *io.stdin) {
-            Ok(o) => o,
-            Err(message) => {
-                io.error(message);
-                status = 1;
-                continue;
-            }
-        };
-        if show_headers {
-            operands::header(io.stdout, &mut first, &operand.display)?;
-        }
-        let result = operands::read(operand.input.as_mut(), |i| head(i.reader(), io.stdout, count, delimiter));
-        let display = operand.display;
-        drop(operand.input);
-        status |= operands::report(io, result, &display)?;
-    }
-    Ok(status)
+    operands::each_operand(io, &files, show_headers, |i, out| head(i.reader(), out, count, delimiter), |_, _| {})
 }
 
 fn head(reader: &mut dyn BufRead, out: &mut dyn Write, count: Count, delimiter: u8) -> Result<(), Failure> {

@@ -8,7 +8,7 @@ use std::cmp::Ordering;
 use std::ffi::OsString;
 use std::io::{self, Read, Write};
 
-use common::args::{self, os_bytes, Command, Order, Parsed};
+use common::args::{os_bytes, Command, Order, Parsed};
 use common::io::{open_input, quote};
 use common::{strerror, Io, UError};
 
@@ -249,7 +249,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         if let Some(extra) = files.first() {
             return Err(UError::usage(STATUS_TROUBLE, format!("extra operand {}\nfile operands cannot be combined with --files0-from", quote(extra))));
         }
-        match read_names(&list, io) {
+        match common::io::read_names0(&list, &mut *io.stdin) {
             Ok(names) => files = names,
             Err(e) => {
                 io.error(format!("cannot open {} for reading: {}", quote(&list), strerror(&e)));
@@ -338,17 +338,6 @@ fn make_salt(source: Option<&OsString>) -> io::Result<RandomSalt> {
             Ok(RandomSalt(h.finish().to_le_bytes().to_vec()))
         }
     }
-}
-
-fn read_names(list: &OsString, io: &mut Io) -> io::Result<Vec<OsString>> {
-    let mut input = open_input(list, &mut *io.stdin)?;
-    let mut data = Vec::new();
-    input.reader().read_to_end(&mut data)?;
-    let mut names: Vec<OsString> = data.split(|b| *b == 0).map(args::bytes_os).collect();
-    if data.last() == Some(&0) || data.is_empty() {
-        names.pop();
-    }
-    Ok(names)
 }
 
 /// Appends an input to `data`, ending it with the delimiter.

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use common::args::{os_bytes, Command, Parsed};
 use common::io::{quote, Input};
-use common::size::{parse_size, HEAD_SUFFIXES, SizeError};
 use common::{Io, UError};
 
 #[path = "tail/follow.rs"]
@@ -102,18 +101,9 @@ fn expand_obsolete(args: &[OsString]) -> Vec<OsString> {
 }
 
 fn parse_count(text: &OsString, bytes: bool) -> Result<Count, String> {
-    let s = text.to_string_lossy();
-    let (from_start, digits) = match s.strip_prefix('+') {
-        Some(rest) => (true, rest),
-        None => (false, s.strip_prefix('-').unwrap_or(&s)),
-    };
-    let what = if bytes { "bytes" } else { "lines" };
-    match parse_size(digits, HEAD_SUFFIXES) {
-        Ok(n) => Ok(Count { bytes, from_start, n }),
-        // GNU treats a count too large to represent as "everything".
-        Err(SizeError::TooLarge) => Ok(Count { bytes, from_start, n: u64::MAX }),
-        Err(SizeError::Invalid) => Err(format!("invalid number of {}: {}", what, quote(text))),
-    }
+    // GNU treats a count too large to represent as "everything".
+    let (sign, n) = operands::parse_count(text, bytes, true)?;
+    Ok(Count { bytes, from_start: sign == b'+', n })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -188,39 +178,17 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         files.push(OsString::from("-"));
     }
     let show_headers = headers.unwrap_or(files.len() > 1);
-    let mut status = 0;
     let mut followed = Vec::new();
-    let mut first = true;
-    for file in &files {
-        let mut operand = match operands::open(file, &mut *io.stdin) {
-            Ok(o) => o,
-            Err(message) => {
-                io.error(message);
-                status = 1;
-                if mode == FollowMode::Name && retry && os_bytes(file) != b"-" {
-                    followed.push(follow::Followed::missing(file.clone(), file.to_string_lossy().into_owned()));
-                }
-                continue;
-            }
-        };
-        if show_headers {
-            operands::header(io.stdout, &mut first, &operand.display)?;
-        }
-        let result = operands::read(operand.input.as_mut(), |i| tail(i, io.stdout, count, delimiter));
-        let display = operand.display;
-        let opened = match operand.input {
-            Some(Input::File(reader)) => Some(reader.into_inner()),
-            _ => None,
-        };
-        status |= operands::report(io, result, &display)?;
-        if mode != FollowMode::None {
-            if let Some(f) = opened {
-                if f.metadata().map(|m| m.is_file()).unwrap_or(false) {
-                    followed.push(follow::Followed::open(file.clone(), display, f));
-                }
+    let status = operands::each_operand(io, &files, show_headers, |i, out| tail(i, out, count, delimiter), |file, opened| match opened {
+        None if mode == FollowMode::Name && retry && os_bytes(file) != b"-" => followed.push(follow::Followed::missing(file.clone(), file.to_string_lossy().into_owned())),
+        Some((display, Some(Input::File(reader)))) if mode != FollowMode::None => {
+            let f = reader.into_inner();
+            if f.metadata().map(|m| m.is_file()).unwrap_or(false) {
+                followed.push(follow::Followed::open(file.clone(), display.to_string(), f));
             }
         }
-    }
+        _ => {}
+    })?;
     if mode == FollowMode::None {
         return Ok(status);
     }

@@ -4,9 +4,10 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, Parsed};
-use common::tabstops::{pump, take_obsolete, Failure, TabStops};
+use common::tabstops::TabStops;
 use common::{Command, Io, UError};
+
+use super::cmd_expand::{convert_files, tab_options};
 
 const SPEC: &str = "all,a first-only tabs,t:";
 
@@ -14,66 +15,16 @@ const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert blanks in each 
 
 const UNEXPAND: Command = Command::compact("unexpand", SPEC, HELP);
 
-pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let obsolete = take_obsolete(&mut args);
-    let mut stops = TabStops::default();
-    for s in obsolete {
-        stops.add(s);
-    }
-    let mut all = false;
-    let mut first_only = false;
-    let mut files: Vec<OsString> = Vec::new();
-    UNEXPAND.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "all", .. } => all = true,
-            Parsed::Opt { id: "first-only", .. } => first_only = true,
-            Parsed::Opt { id: "tabs", value } => {
-                all = true;
-                if let Err(message) = stops.parse(os_bytes(&value.unwrap_or_default())) {
-                    return Err(UError::new(1, message));
-                }
-            }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
-        }
-        Ok(())
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    let (mut all, mut first_only) = (false, false);
+    let (stops, files) = tab_options(args, io, &UNEXPAND, |id| match id {
+        // A tab list means converting all blanks.
+        "all" | "tabs" => all = true,
+        "first-only" => first_only = true,
+        _ => {}
     })?;
-    if first_only {
-        all = false;
-    }
-    if let Err(message) = stops.finish() {
-        return Err(UError::new(1, message));
-    }
-    if files.is_empty() {
-        files.push(OsString::from("-"));
-    }
-    let mut state = State::new(all);
-    let mut status = 0;
-    let mut buffer = vec![0u8; common::io::BUFFER_SIZE];
-    let mut out = Vec::with_capacity(common::io::BUFFER_SIZE * 2);
-    for file in &files {
-        let mut input = match common::io::open_input(file, &mut *io.stdin) {
-            Ok(i) => i,
-            Err(e) => {
-                io.error(common::io::describe(file, &e));
-                status = 1;
-                continue;
-            }
-        };
-        let result = pump(input.reader(), &mut *io.stdout, &mut buffer, &mut out, |c, out| state.push(Some(c), &stops, out));
-        drop(input);
-        match result {
-            Ok(()) => {}
-            Err(Failure::Read(e)) => {
-                io.error(common::io::describe(file, &e));
-                status = 1;
-            }
-            Err(Failure::Write) => return Ok(status),
-        }
-    }
-    state.push(None, &stops, &mut out);
-    let _ = io.out(&out);
-    Ok(status)
+    let mut state = State::new(all && !first_only);
+    Ok(convert_files(&files, io, |c, out| state.push(c, &stops, out)))
 }
 
 /// The per-line state of GNU's unexpand loop.

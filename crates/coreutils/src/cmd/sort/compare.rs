@@ -66,142 +66,64 @@ fn fraccompare(a: &[u8], mut i: usize, b: &[u8], mut j: usize) -> i32 {
     }
 }
 
-fn trailing_nonzero(s: &[u8], mut i: usize) -> i32 {
+fn trailing_nonzero(s: &[u8], i: usize) -> i32 {
+    digit(at(s, skip_zeros(s, i))) as i32
+}
+
+/// The index of the first byte at or after `i` that is not a '0'.
+fn skip_zeros(s: &[u8], mut i: usize) -> usize {
     while at(s, i) == b'0' {
         i += 1;
     }
-    digit(at(s, i)) as i32
+    i
 }
 
-fn numcompare(a: &[u8], b: &[u8]) -> i32 {
-    let (mut i, mut j) = (0usize, 0usize);
-    let mut ta = at(a, 0);
-    let mut tb = at(b, 0);
-    if ta == b'-' {
-        loop {
-            i += 1;
-            ta = at(a, i);
-            if ta != b'0' {
-                break;
-            }
-        }
-        if tb != b'-' {
-            if ta == b'.' {
-                loop {
-                    i += 1;
-                    ta = at(a, i);
-                    if ta != b'0' {
-                        break;
-                    }
-                }
-            }
-            if digit(ta) {
-                return -1;
-            }
-            while tb == b'0' {
-                j += 1;
-                tb = at(b, j);
-            }
-            if tb == b'.' {
-                loop {
-                    j += 1;
-                    tb = at(b, j);
-                    if tb != b'0' {
-                        break;
-                    }
-                }
-            }
-            return -(digit(tb) as i32);
-        }
-        loop {
-            j += 1;
-            tb = at(b, j);
-            if tb != b'0' {
-                break;
-            }
-        }
-        while ta == tb && digit(ta) {
-            i += 1;
-            ta = at(a, i);
-            j += 1;
-            tb = at(b, j);
-        }
-        if (ta == b'.' && !digit(tb)) || (tb == b'.' && !digit(ta)) {
-            return fraccompare(b, j, a, i);
-        }
-        let first = tb as i32 - ta as i32;
-        let la = a[i.min(a.len())..].iter().take_while(|c| digit(**c)).count();
-        let lb = b[j.min(b.len())..].iter().take_while(|c| digit(**c)).count();
-        if la != lb {
-            return if la < lb { 1 } else { -1 };
-        }
-        if la == 0 {
-            return 0;
-        }
-        first
-    } else if tb == b'-' {
-        loop {
-            j += 1;
-            tb = at(b, j);
-            if tb != b'0' {
-                break;
-            }
-        }
-        if tb == b'.' {
-            loop {
-                j += 1;
-                tb = at(b, j);
-                if tb != b'0' {
-                    break;
-                }
-            }
-        }
-        if digit(tb) {
-            return 1;
-        }
-        while ta == b'0' {
-            i += 1;
-            ta = at(a, i);
-        }
-        if ta == b'.' {
-            loop {
-                i += 1;
-                ta = at(a, i);
-                if ta != b'0' {
-                    break;
-                }
-            }
-        }
-        digit(ta) as i32
+/// Whether the unsigned number at `i` (leading zeros, then an optional fraction) is not zero.
+fn nonzero(s: &[u8], i: usize) -> bool {
+    let i = skip_zeros(s, i);
+    if at(s, i) == b'.' {
+        trailing_nonzero(s, i + 1) != 0
     } else {
-        while ta == b'0' {
-            i += 1;
-            ta = at(a, i);
-        }
-        while tb == b'0' {
-            j += 1;
-            tb = at(b, j);
-        }
-        while ta == tb && digit(ta) {
-            i += 1;
-            ta = at(a, i);
-            j += 1;
-            tb = at(b, j);
-        }
-        if (ta == b'.' && !digit(tb)) || (tb == b'.' && !digit(ta)) {
-            return fraccompare(a, i, b, j);
-        }
-        let first = ta as i32 - tb as i32;
-        let la = a[i.min(a.len())..].iter().take_while(|c| digit(**c)).count();
-        let lb = b[j.min(b.len())..].iter().take_while(|c| digit(**c)).count();
-        if la != lb {
-            return if la < lb { -1 } else { 1 };
-        }
-        if la == 0 {
-            return 0;
-        }
-        first
+        digit(at(s, i))
     }
+}
+
+fn digits_from(s: &[u8], i: usize) -> usize {
+    s[i.min(s.len())..].iter().take_while(|c| digit(**c)).count()
+}
+
+/// gnulib's numcompare: the sign decides unless both sides share it; a negative and a
+/// non-negative side are equal only when both are zero ("-0" = "0" = "-.0").
+fn numcompare(a: &[u8], b: &[u8]) -> i32 {
+    match (at(a, 0) == b'-', at(b, 0) == b'-') {
+        (true, true) => -magnitude(a, skip_zeros(a, 1), b, skip_zeros(b, 1)),
+        (true, false) if nonzero(a, 1) => -1,
+        (true, false) => -(nonzero(b, 0) as i32),
+        (false, true) if nonzero(b, 1) => 1,
+        (false, true) => nonzero(a, 0) as i32,
+        (false, false) => magnitude(a, skip_zeros(a, 0), b, skip_zeros(b, 0)),
+    }
+}
+
+/// Compares the unsigned numbers at `a[i..]` and `b[j..]`, both past their leading zeros:
+/// the longer integer part is larger, then the first differing digit, then the fractions.
+fn magnitude(a: &[u8], mut i: usize, b: &[u8], mut j: usize) -> i32 {
+    while at(a, i) == at(b, j) && digit(at(a, i)) {
+        i += 1;
+        j += 1;
+    }
+    let (ta, tb) = (at(a, i), at(b, j));
+    if (ta == b'.' && !digit(tb)) || (tb == b'.' && !digit(ta)) {
+        return fraccompare(a, i, b, j);
+    }
+    let (la, lb) = (digits_from(a, i), digits_from(b, j));
+    if la != lb {
+        return if la < lb { -1 } else { 1 };
+    }
+    if la == 0 {
+        return 0;
+    }
+    ta as i32 - tb as i32
 }
 
 /// `-h`: by sign and SI suffix first (K < M < G ...), then as `-n`.
@@ -476,25 +398,33 @@ fn verrevcmp(a: &[u8], b: &[u8]) -> i32 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn numbers() {
-        assert_eq!(numeric(b"10", b"9"), Ordering::Greater);
-        assert_eq!(numeric(b"-10", b"-9"), Ordering::Less);
-        assert_eq!(numeric(b"1.5", b"1.25"), Ordering::Greater);
-        assert_eq!(numeric(b"abc", b"0"), Ordering::Equal);
-        assert_eq!(numeric(b"-0", b"0"), Ordering::Equal);
-        assert_eq!(numeric(b" 007", b"7"), Ordering::Equal);
-        assert_eq!(numeric(b"-.5", b"0"), Ordering::Less);
-        assert_eq!(human(b"2K", b"1M"), Ordering::Less);
-        assert_eq!(general(b"1e3", b"999"), Ordering::Greater);
-        assert_eq!(general(b"x", b"nan"), Ordering::Less);
-    }
+    use Ordering::{Equal, Greater, Less};
 
     #[test]
-    fn versions() {
-        assert_eq!(version(b"a2", b"a10"), Ordering::Less);
-        assert_eq!(version(b"1.0~rc1", b"1.0"), Ordering::Less);
-        assert_eq!(version(b"foo.tar.gz", b"foo1.tar.gz"), Ordering::Less);
-        assert_eq!(version(b".", b".."), Ordering::Less);
+    fn orderings() {
+        type Compare = fn(&[u8], &[u8]) -> Ordering;
+        let cases: &[(Compare, &[u8], &[u8], Ordering)] = &[
+            (numeric, b"10", b"9", Greater),
+            (numeric, b"-10", b"-9", Less),
+            (numeric, b"1.5", b"1.25", Greater),
+            (numeric, b"abc", b"0", Equal),
+            (numeric, b"-0", b"0", Equal),
+            (numeric, b" 007", b"7", Equal),
+            (numeric, b"-.5", b"0", Less),
+            (numeric, b"-.0", b"0", Equal),
+            (numeric, b"0", b"-.5", Greater),
+            (numeric, b"-2.5", b"-2.25", Less),
+            (numeric, b"-1", b"-1.0", Equal),
+            (human, b"2K", b"1M", Less),
+            (general, b"1e3", b"999", Greater),
+            (general, b"x", b"nan", Less),
+            (version, b"a2", b"a10", Less),
+            (version, b"1.0~rc1", b"1.0", Less),
+            (version, b"foo.tar.gz", b"foo1.tar.gz", Less),
+            (version, b".", b"..", Less),
+        ];
+        for (compare, a, b, want) in cases {
+            assert_eq!(compare(a, b), *want, "{:?} vs {:?}", String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+        }
     }
 }

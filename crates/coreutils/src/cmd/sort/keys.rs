@@ -244,37 +244,46 @@ fn blank(b: u8) -> bool {
     b == b' ' || b == b'\t' || b == b'\n'
 }
 
-/// GNU's begfield: where the key starts in `line`.
-fn begfield(line: &[u8], key: &Key, tab: Option<u8>) -> usize {
+/// Where the blanks at `p` end (or `lim`).
+fn skip_blanks(line: &[u8], mut p: usize, lim: usize) -> usize {
+    while p < lim && blank(line[p]) {
+        p += 1;
+    }
+    p
+}
+
+/// The position past `fields` fields of `line`, GNU's way: with a tab character, to each
+/// next tab, stepping over it except (when `past_last` is false) after the last field;
+/// without one, over leading blanks and then a run of non-blanks per field.
+fn skip_fields(line: &[u8], mut fields: usize, tab: Option<u8>, past_last: bool) -> usize {
     let lim = line.len();
     let mut p = 0;
-    let mut sword = key.sword;
-    match tab {
-        Some(t) => {
-            while p < lim && sword > 0 {
-                sword -= 1;
+    while p < lim && fields > 0 {
+        fields -= 1;
+        match tab {
+            Some(t) => {
                 p += memchr::memchr(t, &line[p..]).unwrap_or(lim - p);
-                if p < lim {
+                if p < lim && (fields > 0 || past_last) {
                     p += 1;
                 }
             }
-        }
-        None => {
-            while p < lim && sword > 0 {
-                sword -= 1;
-                while p < lim && blank(line[p]) {
-                    p += 1;
-                }
+            None => {
+                p = skip_blanks(line, p, lim);
                 while p < lim && !blank(line[p]) {
                     p += 1;
                 }
             }
         }
     }
+    p
+}
+
+/// GNU's begfield: where the key starts in `line`.
+fn begfield(line: &[u8], key: &Key, tab: Option<u8>) -> usize {
+    let lim = line.len();
+    let mut p = skip_fields(line, key.sword, tab, true);
     if key.skip_start_blanks {
-        while p < lim && blank(line[p]) {
-            p += 1;
-        }
+        p = skip_blanks(line, p, lim);
     }
     p.saturating_add(key.schar).min(lim)
 }
@@ -282,42 +291,17 @@ fn begfield(line: &[u8], key: &Key, tab: Option<u8>) -> usize {
 /// GNU's limfield: where the key ends in `line`.
 fn limfield(line: &[u8], key: &Key, tab: Option<u8>) -> usize {
     let lim = line.len();
-    let mut eword = match key.eword {
+    let eword = match key.eword {
         Some(e) => e,
         None => return lim,
     };
     let echar = key.echar;
-    if echar == 0 {
-        eword = eword.saturating_add(1);
-    }
-    let mut p = 0;
-    match tab {
-        Some(t) => {
-            while p < lim && eword > 0 {
-                eword -= 1;
-                p += memchr::memchr(t, &line[p..]).unwrap_or(lim - p);
-                if p < lim && (eword > 0 || echar > 0) {
-                    p += 1;
-                }
-            }
-        }
-        None => {
-            while p < lim && eword > 0 {
-                eword -= 1;
-                while p < lim && blank(line[p]) {
-                    p += 1;
-                }
-                while p < lim && !blank(line[p]) {
-                    p += 1;
-                }
-            }
-        }
-    }
+    // `.0` (echar 0) means the end of field `eword`, so one more field is skipped whole.
+    let eword = if echar == 0 { eword.saturating_add(1) } else { eword };
+    let mut p = skip_fields(line, eword, tab, echar > 0);
     if echar != 0 {
         if key.skip_end_blanks {
-            while p < lim && blank(line[p]) {
-                p += 1;
-            }
+            p = skip_blanks(line, p, lim);
         }
         p = p.saturating_add(echar).min(lim);
     }
