@@ -47,18 +47,15 @@ function openTunnel(proxyPort: number, target: string): Promise<{ socket: Socket
 describe('the egress proxy', () => {
   let dns: DnsStub;
   let wire: Tripwire;
+  // The upstreams, and the loopback ports they listen on (each in the policy's allowed hosts).
   let plain: Server;
-  let plainPort = 0;
   let https: Server;
-  let httpsPort = 0;
   let tunnelled: Server;
-  let tunnelPort = 0;
-  let tunnelConnections = 0;
   let slow: Server;
-  let slowPort = 0;
   // Answers with exact bytes, by path: framings a lenient reader could be fooled by.
   let raw: NetServer;
-  let rawPort = 0;
+  const port = { plain: 0, https: 0, tunnel: 0, slow: 0, raw: 0 };
+  let tunnelConnections = 0;
   let testCa: string;
   let proxy: EgressProxy;
   const decisions: ProxyDecision[] = [];
@@ -77,12 +74,12 @@ describe('the egress proxy', () => {
     const upstreamCa = await createEphemeralCa('test upstream CA');
     testCa = upstreamCa.certificate;
     plain = createHttpServer(echo);
-    plainPort = await listen(plain);
+    port.plain = await listen(plain);
     https = createHttpsServer({ ...(await upstreamCa.leafFor('upstream.test')) }, echo);
-    httpsPort = await listen(https);
+    port.https = await listen(https);
     tunnelled = createHttpsServer({ ...(await upstreamCa.leafFor('tunnel.test')) }, echo);
     tunnelled.on('connection', () => (tunnelConnections += 1));
-    tunnelPort = await listen(tunnelled);
+    port.tunnel = await listen(tunnelled);
     // Answers its headers and then one byte every 200 ms, for ever; or nothing at all on /silent.
     slow = createHttpServer((req, res) => {
       if (req.url === '/silent') return;
@@ -90,7 +87,7 @@ describe('the egress proxy', () => {
       const timer = setInterval(() => res.write('.'), 200);
       res.on('close', () => clearInterval(timer));
     });
-    slowPort = await listen(slow);
+    port.slow = await listen(slow);
     raw = createNetServer((socket) => {
       socket.on('error', () => undefined);
       socket.once('data', (chunk: Buffer) => {
@@ -101,10 +98,10 @@ describe('the egress proxy', () => {
       });
     });
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
-    rawPort = (raw.address() as AddressInfo).port;
+    port.raw = (raw.address() as AddressInfo).port;
     proxy = await startEgressProxy({
       policy: {
-        allowedHosts: [`127.0.0.1:${plainPort}`, `plain.test:${plainPort}`, `upstream.test:${httpsPort}`, `tunnel.test:${tunnelPort}`, `slow.test:${slowPort}`, `big.test:${plainPort}`, `raw.test:${rawPort}`, '*:*'],
+        allowedHosts: [`127.0.0.1:${port.plain}`, `plain.test:${port.plain}`, `upstream.test:${port.https}`, `tunnel.test:${port.tunnel}`, `slow.test:${port.slow}`, `big.test:${port.plain}`, `raw.test:${port.raw}`, '*:*'],
         tunnel: ['tunnel.test'],
         secrets: [{ name: 'API_TOKEN', value: SECRET, hosts: ['upstream.test:*', 'tunnel.test:*'], header: 'Authorization', template: 'Bearer ${API_TOKEN}' }],
       },
@@ -126,33 +123,33 @@ describe('the egress proxy', () => {
   const through = (options: { trustProxy?: boolean } = {}) => new ProxyAgent({ uri: proxy.url as string, proxyTunnel: false, requestTls: { ca: options.trustProxy === false ? testCa : proxy.caCertificate } });
 
   it('forwards plain HTTP it allows, without secrets for unbound hosts', async () => {
-    const response = await request(`http://plain.test:${plainPort}/hello?x=1`, { dispatcher: through(), headers: { 'X-Probe': 'yes' } });
+    const response = await request(`http://plain.test:${port.plain}/hello?x=1`, { dispatcher: through(), headers: { 'X-Probe': 'yes' } });
     const seen = (await response.body.json()) as { url: string; headers: Record<string, string> };
     expect(response.statusCode).toBe(200);
     expect(seen.url).toBe('/hello?x=1');
     expect(seen.headers['x-probe']).toBe('yes');
     expect(seen.headers.authorization).toBeUndefined();
-    expect(decisions.at(-1)).toMatchObject({ enforcer: 'proxy', method: 'GET', host: 'plain.test', allowed: true, status: 200, rule: `allowedHosts:plain.test:${plainPort}` });
+    expect(decisions.at(-1)).toMatchObject({ enforcer: 'proxy', method: 'GET', host: 'plain.test', allowed: true, status: 200, rule: `allowedHosts:plain.test:${port.plain}` });
   });
 
   it('terminates TLS with its CA: injects the bound secret, scrubs its echo, and a client that does not trust the CA fails', async () => {
-    const response = await request(`https://upstream.test:${httpsPort}/api`, { dispatcher: through(), headers: { Authorization: 'Bearer airlock-secret:API_TOKEN' } });
+    const response = await request(`https://upstream.test:${port.https}/api`, { dispatcher: through(), headers: { Authorization: 'Bearer airlock-secret:API_TOKEN' } });
     const text = await response.body.text();
     expect(response.statusCode).toBe(200);
     expect(text).not.toContain(SECRET);
     expect(JSON.parse(text).headers.authorization).toBe('Bearer airlock-secret:API_TOKEN');
-    const { socket } = await openTunnel(proxy.port as number, `upstream.test:${httpsPort}`);
+    const { socket } = await openTunnel(proxy.port as number, `upstream.test:${port.https}`);
     const untrusting = tlsConnect({ socket, servername: 'upstream.test', ca: testCa });
     await expect(new Promise((resolve, reject) => untrusting.on('secureConnect', resolve).on('error', reject))).rejects.toThrow(/certificate/);
   });
 
   it('tunnels a host marked tunnel when the SNI names it, and cuts one whose SNI differs', async () => {
-    const response = await request(`https://tunnel.test:${tunnelPort}/t`, { dispatcher: through({ trustProxy: false }) });
+    const response = await request(`https://tunnel.test:${port.tunnel}/t`, { dispatcher: through({ trustProxy: false }) });
     const seen = (await response.body.json()) as { headers: Record<string, string> };
     expect(response.statusCode).toBe(200);
     expect(seen.headers.authorization).toBeUndefined();
     const before = tunnelConnections;
-    const { socket, status } = await openTunnel(proxy.port as number, `tunnel.test:${tunnelPort}`);
+    const { socket, status } = await openTunnel(proxy.port as number, `tunnel.test:${port.tunnel}`);
     expect(status).toBe('HTTP/1.1 200 Connection Established');
     const tls = tlsConnect({ socket, servername: 'upstream.test', ca: testCa });
     await expect(new Promise((resolve, reject) => tls.on('secureConnect', resolve).on('error', reject).on('close', () => reject(new Error('closed'))))).rejects.toThrow();
@@ -161,18 +158,18 @@ describe('the egress proxy', () => {
   });
 
   it('refuses a Host or an SNI that differs from the CONNECT target', async () => {
-    const { socket } = await openTunnel(proxy.port as number, `upstream.test:${httpsPort}`);
+    const { socket } = await openTunnel(proxy.port as number, `upstream.test:${port.https}`);
     const tls = tlsConnect({ socket, servername: 'upstream.test', ca: proxy.caCertificate });
     await new Promise((resolve) => tls.on('secureConnect', resolve));
-    tls.write(`GET / HTTP/1.1\r\nHost: plain.test:${plainPort}\r\nConnection: close\r\n\r\n`);
+    tls.write(`GET / HTTP/1.1\r\nHost: plain.test:${port.plain}\r\nConnection: close\r\n\r\n`);
     const answer = await new Promise<string>((resolve) => {
       let text = '';
       tls.on('data', (c: Buffer) => (text += c.toString()));
       tls.on('close', () => resolve(text));
     });
     expect(answer).toMatch(/^HTTP\/1.1 421 /);
-    expect(answer).toContain(`Host plain.test:${plainPort} differs from the CONNECT target upstream.test:${httpsPort}`);
-    const second = await openTunnel(proxy.port as number, `upstream.test:${httpsPort}`);
+    expect(answer).toContain(`Host plain.test:${port.plain} differs from the CONNECT target upstream.test:${port.https}`);
+    const second = await openTunnel(proxy.port as number, `upstream.test:${port.https}`);
     const wrongSni = tlsConnect({ socket: second.socket, servername: 'other.test', ca: proxy.caCertificate });
     await expect(new Promise((resolve, reject) => wrongSni.on('secureConnect', resolve).on('error', reject))).rejects.toThrow();
   });
@@ -192,18 +189,18 @@ describe('the egress proxy', () => {
   });
 
   it('caps request and response bytes, and ends slow upstreams at the idle and total limits', async () => {
-    const tooBig = await request(`http://plain.test:${plainPort}/`, { dispatcher: through(), method: 'POST', body: 'x'.repeat(5000) });
+    const tooBig = await request(`http://plain.test:${port.plain}/`, { dispatcher: through(), method: 'POST', body: 'x'.repeat(5000) });
     expect(tooBig.statusCode).toBe(413);
     expect(await tooBig.body.text()).toContain("the request body is larger than the proxy's requestBytes (4000 bytes)");
     // The echo is over responseBytes: the answer is cut (before or after its head went out).
-    const big = async (): Promise<string> => (await request(`http://big.test:${plainPort}/`, { dispatcher: through(), method: 'POST', body: 'y'.repeat(900), headers: { 'X-Pad': 'z'.repeat(6000) } })).body.text();
+    const big = async (): Promise<string> => (await request(`http://big.test:${port.plain}/`, { dispatcher: through(), method: 'POST', body: 'y'.repeat(900), headers: { 'X-Pad': 'z'.repeat(6000) } })).body.text();
     await expect(big()).rejects.toThrow();
     expect(decisions.at(-1)).toMatchObject({ host: 'big.test', reason: "the response is larger than the proxy's 6000 bytes" });
-    const silent = await request(`http://slow.test:${slowPort}/silent`, { dispatcher: through() });
+    const silent = await request(`http://slow.test:${port.slow}/silent`, { dispatcher: through() });
     expect(silent.statusCode).toBe(504);
     expect(await silent.body.text()).toContain("within the proxy's time limits (idle 600 ms, total 1500 ms)");
     // One byte every 200 ms is never idle for 600 ms, but the total limit (1500 ms) ends it.
-    const dripping = async (): Promise<string> => (await request(`http://slow.test:${slowPort}/drip`, { dispatcher: through() })).body.text();
+    const dripping = async (): Promise<string> => (await request(`http://slow.test:${port.slow}/drip`, { dispatcher: through() })).body.text();
     await expect(dripping()).rejects.toThrow();
     expect(decisions.at(-1)).toMatchObject({ host: 'slow.test', allowed: true });
   });
@@ -227,19 +224,19 @@ describe('the egress proxy', () => {
   });
 
   it('reports the exact host:port entry that opened a loopback service, with the status, bytes and time', async () => {
-    const response = await request(`http://127.0.0.1:${plainPort}/opened`, { dispatcher: through() });
+    const response = await request(`http://127.0.0.1:${port.plain}/opened`, { dispatcher: through() });
     const text = await response.body.text();
     expect(response.statusCode).toBe(200);
-    expect(decisions.at(-1)).toMatchObject({ allowed: true, host: '127.0.0.1', rule: `allowedHosts:127.0.0.1:${plainPort}`, exception: `127.0.0.1:${plainPort}`, status: 200, bytes: Buffer.byteLength(text) });
+    expect(decisions.at(-1)).toMatchObject({ allowed: true, host: '127.0.0.1', rule: `allowedHosts:127.0.0.1:${port.plain}`, exception: `127.0.0.1:${port.plain}`, status: 200, bytes: Buffer.byteLength(text) });
     expect(decisions.at(-1)?.durationMs).toBeGreaterThanOrEqual(0);
     // A tunnel is reported when it ends, with the bytes the far side sent through it.
     const ended = nextDecision((d) => d.method === 'CONNECT' && d.host === 'tunnel.test' && d.allowed);
     const agent = through({ trustProxy: false });
-    const tunnelled = await request(`https://tunnel.test:${tunnelPort}/counted`, { dispatcher: agent });
+    const tunnelled = await request(`https://tunnel.test:${port.tunnel}/counted`, { dispatcher: agent });
     await tunnelled.body.text();
     await agent.close();
     const tunnel = await ended;
-    expect(tunnel).toMatchObject({ rule: 'allowedHosts:tunnel.test:' + tunnelPort });
+    expect(tunnel).toMatchObject({ rule: 'allowedHosts:tunnel.test:' + port.tunnel });
     expect(tunnel.bytes).toBeGreaterThan(0);
     expect(tunnel.durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -247,7 +244,7 @@ describe('the egress proxy', () => {
   it('refuses a request head over headerBytes with a reason naming the limit, plain and inside a terminated tunnel', async () => {
     const huge = 'h'.repeat(40 * 1024);
     const plainHead = await new Promise<string>((resolve, reject) => {
-      const socket = netConnect(proxy.port as number, '127.0.0.1', () => socket.write(`GET http://plain.test:${plainPort}/ HTTP/1.1\r\nHost: plain.test:${plainPort}\r\nX-Huge: ${huge}\r\n\r\n`));
+      const socket = netConnect(proxy.port as number, '127.0.0.1', () => socket.write(`GET http://plain.test:${port.plain}/ HTTP/1.1\r\nHost: plain.test:${port.plain}\r\nX-Huge: ${huge}\r\n\r\n`));
       let text = '';
       socket.on('data', (c: Buffer) => (text += c.toString()));
       socket.on('close', () => resolve(text));
@@ -255,10 +252,10 @@ describe('the egress proxy', () => {
     });
     expect(plainHead).toMatch(/^HTTP\/1.1 431 /);
     expect(plainHead).toContain("the request head is larger than the proxy's headerBytes (32768 bytes)");
-    const { socket } = await openTunnel(proxy.port as number, `upstream.test:${httpsPort}`);
+    const { socket } = await openTunnel(proxy.port as number, `upstream.test:${port.https}`);
     const tls = tlsConnect({ socket, servername: 'upstream.test', ca: proxy.caCertificate });
     await new Promise((resolve) => tls.on('secureConnect', resolve));
-    tls.write(`GET / HTTP/1.1\r\nHost: upstream.test:${httpsPort}\r\nX-Huge: ${huge}\r\n\r\n`);
+    tls.write(`GET / HTTP/1.1\r\nHost: upstream.test:${port.https}\r\nX-Huge: ${huge}\r\n\r\n`);
     const inner = await new Promise<string>((resolve) => {
       let text = '';
       tls.on('data', (c: Buffer) => (text += c.toString()));
@@ -278,7 +275,7 @@ describe('the egress proxy', () => {
     let failing = true;
     const fragile = await startEgressProxy({
       policy: {
-        allowedHosts: [`plain.test:${plainPort}`],
+        allowedHosts: [`plain.test:${port.plain}`],
         get secrets() {
           if (failing) throw new Error('secrets unavailable');
           return undefined;
@@ -291,11 +288,11 @@ describe('the egress proxy', () => {
     });
     const agent = new ProxyAgent({ uri: fragile.url as string, proxyTunnel: false });
     try {
-      const broken = await request(`http://plain.test:${plainPort}/a`, { dispatcher: agent });
+      const broken = await request(`http://plain.test:${port.plain}/a`, { dispatcher: agent });
       expect(broken.statusCode).toBe(502);
       expect(await broken.body.text()).toContain('could not handle the request: secrets unavailable');
       failing = false;
-      const fine = await request(`http://plain.test:${plainPort}/b`, { dispatcher: agent });
+      const fine = await request(`http://plain.test:${port.plain}/b`, { dispatcher: agent });
       expect(fine.statusCode).toBe(200);
       expect(await fine.body.text()).toContain('"url":"/b"');
     } finally {
@@ -306,17 +303,17 @@ describe('the egress proxy', () => {
 
   it('passes on one Content-Length for repeated equal ones, re-frames a chunked body, and refuses a response with both framings', async () => {
     // Without secrets in the policy nothing is scrubbed, and the length passes on.
-    const unscrubbed = await startEgressProxy({ policy: { allowedHosts: [`raw.test:${rawPort}`] }, dnsServers: [dns.server] });
+    const unscrubbed = await startEgressProxy({ policy: { allowedHosts: [`raw.test:${port.raw}`] }, dnsServers: [dns.server] });
     try {
-      const repeated = await request(`http://raw.test:${rawPort}/repeated-length`, { dispatcher: new ProxyAgent({ uri: unscrubbed.url as string, proxyTunnel: false }) });
+      const repeated = await request(`http://raw.test:${port.raw}/repeated-length`, { dispatcher: new ProxyAgent({ uri: unscrubbed.url as string, proxyTunnel: false }) });
       expect(repeated.headers['content-length']).toBe('2');
       expect(await repeated.body.text()).toBe('ok');
     } finally {
       await unscrubbed.close();
     }
-    const chunked = await request(`http://raw.test:${rawPort}/chunked`, { dispatcher: through() });
+    const chunked = await request(`http://raw.test:${port.raw}/chunked`, { dispatcher: through() });
     expect(await chunked.body.text()).toBe('abc');
-    const smuggled = await request(`http://raw.test:${rawPort}/smuggle`, { dispatcher: through() });
+    const smuggled = await request(`http://raw.test:${port.raw}/smuggle`, { dispatcher: through() });
     expect(smuggled.statusCode).toBe(502);
     expect(await smuggled.body.text()).toContain('both Transfer-Encoding and Content-Length');
   });
