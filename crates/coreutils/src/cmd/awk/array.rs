@@ -9,7 +9,7 @@
 //! the storage itself is ordinary Rust collections.
 
 use super::array_tables::{Cint, IntTable, StrTable};
-use super::value::{Str, Value};
+use super::value::{int_text, Str, Value};
 
 /// A subscript: integers (a standard decimal in i32 range) are kept apart from strings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,25 +97,6 @@ pub struct AwkArray {
     kind: Option<Kind>,
 }
 
-fn int_text(k: i32, buf: &mut [u8; 12]) -> &[u8] {
-    let mut i = buf.len();
-    let negative = k < 0;
-    let mut u = (k as i64).unsigned_abs();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (u % 10) as u8;
-        u /= 10;
-        if u == 0 {
-            break;
-        }
-    }
-    if negative {
-        i -= 1;
-        buf[i] = b'-';
-    }
-    &buf[i..]
-}
-
 impl AwkArray {
     pub fn new() -> AwkArray {
         AwkArray { kind: None }
@@ -143,8 +124,8 @@ impl AwkArray {
             (Kind::Int(_, x), Key::Str(_)) => x.as_ref().and_then(|x| x.get(key)),
             (Kind::Str(t), Key::Str(s)) => t.find(s).map(|i| &t.entries[i as usize].value),
             (Kind::Str(t), Key::Int(k)) => {
-                let mut buf = [0u8; 12];
-                t.find(int_text(k, &mut buf)).map(|i| &t.entries[i as usize].value)
+                let mut buf = [0u8; 20];
+                t.find(int_text(k.into(), &mut buf)).map(|i| &t.entries[i as usize].value)
             }
         }
     }
@@ -184,8 +165,8 @@ impl AwkArray {
                 &mut t.entries[i as usize].value
             }
             (Kind::Str(t), Key::Int(k)) => {
-                let mut buf = [0u8; 12];
-                let text = int_text(k, &mut buf);
+                let mut buf = [0u8; 20];
+                let text = int_text(k.into(), &mut buf);
                 let i = match t.find(text) {
                     Some(i) => i,
                     None => t.insert(text),
@@ -220,8 +201,8 @@ impl AwkArray {
             (Kind::Int(t, _), Key::Int(k)) => t.remove(k),
             (Kind::Str(t), Key::Str(s)) => t.remove(s),
             (Kind::Str(t), Key::Int(k)) => {
-                let mut buf = [0u8; 12];
-                t.remove(int_text(k, &mut buf))
+                let mut buf = [0u8; 20];
+                t.remove(int_text(k.into(), &mut buf))
             }
         };
         // When the primary part empties, gawk promotes the secondary array (or resets).

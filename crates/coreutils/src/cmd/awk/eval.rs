@@ -341,18 +341,7 @@ impl<'a, 'io> Interp<'a, 'io> {
         match e {
             Expr::Str(s) => buf.extend_from_slice(s),
             Expr::Num(n) => num_to_str(*n, &self.convfmt, buf),
-            Expr::Field(idx) => {
-                let n = self.field_index(idx)?;
-                if n == 0 {
-                    buf.extend_from_slice(self.rec.text());
-                } else {
-                    match self.rec.field(n, &self.fmode) {
-                        FieldRef::Bytes(b) => buf.extend_from_slice(b),
-                        FieldRef::Value(v) => v.append_str(buf, &self.convfmt),
-                        FieldRef::Missing => {}
-                    }
-                }
-            }
+            Expr::Field(idx) => self.append_field(idx, buf, false)?,
             Expr::Concat(a, b) => {
                 self.eval_str_into(a, buf)?;
                 self.eval_str_into(b, buf)?;
@@ -370,23 +359,28 @@ impl<'a, 'io> Interp<'a, 'io> {
         Ok(())
     }
 
+    /// Appends field `idx`; a number assigned to it is shown through OFMT for `output`
+    /// (print), else CONVFMT.
+    fn append_field(&mut self, idx: &Expr, buf: &mut Vec<u8>, output: bool) -> R<()> {
+        let n = self.field_index(idx)?;
+        if n == 0 {
+            buf.extend_from_slice(self.rec.text());
+            return Ok(());
+        }
+        let fmt = if output { &self.ofmt } else { &self.convfmt };
+        match self.rec.field(n, &self.fmode) {
+            FieldRef::Bytes(b) => buf.extend_from_slice(b),
+            FieldRef::Value(v) => v.append_str(buf, fmt),
+            FieldRef::Missing => {}
+        }
+        Ok(())
+    }
+
     /// Appends the value as print shows it (numbers through OFMT).
     pub fn eval_output_into(&mut self, e: &Expr, buf: &mut Vec<u8>) -> R<()> {
         match e {
             Expr::Str(_) | Expr::Concat(..) => self.eval_str_into(e, buf),
-            Expr::Field(idx) => {
-                let n = self.field_index(idx)?;
-                if n == 0 {
-                    buf.extend_from_slice(self.rec.text());
-                } else {
-                    match self.rec.field(n, &self.fmode) {
-                        FieldRef::Bytes(b) => buf.extend_from_slice(b),
-                        FieldRef::Value(v) => v.append_str(buf, &self.ofmt),
-                        FieldRef::Missing => {}
-                    }
-                }
-                Ok(())
-            }
+            Expr::Field(idx) => self.append_field(idx, buf, true),
             _ => {
                 let v = self.eval(e)?;
                 v.append_str(buf, &self.ofmt);

@@ -406,35 +406,19 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// Decodes one escape sequence (the text after a backslash) as awk strings do, appending
-/// the result to `out`. Returns how many bytes were consumed and a warning for sequences
-/// gawk warns about (`\q` → `q`).
-pub fn unescape_one(rest: &[u8], out: &mut Vec<u8>) -> (usize, Option<String>) {
-    let c = match rest.first() {
-        Some(c) => *c,
-        None => {
-            out.push(b'\\');
-            return (0, None);
-        }
-    };
-    let simple = match c {
-        b'n' => Some(b'\n'),
-        b't' => Some(b'\t'),
-        b'r' => Some(b'\r'),
-        b'\\' => Some(b'\\'),
-        b'"' => Some(b'"'),
-        b'/' => Some(b'/'),
-        b'a' => Some(7),
-        b'b' => Some(8),
-        b'f' => Some(12),
-        b'v' => Some(11),
-        _ => None,
-    };
-    if let Some(byte) = simple {
-        out.push(byte);
-        return (1, None);
-    }
-    match c {
+/// The byte a C escape stands for (the text after the backslash: `\n`, `\"`, `\/`, up to
+/// three octal digits, `\x` and up to two hex digits) and how many bytes it used; None for
+/// any other character. Strings and regular expressions share it.
+pub fn escape_byte(rest: &[u8]) -> Option<(u8, usize)> {
+    Some(match *rest.first()? {
+        b'n' => (b'\n', 1),
+        b't' => (b'\t', 1),
+        b'r' => (b'\r', 1),
+        b'a' => (7, 1),
+        b'b' => (8, 1),
+        b'f' => (12, 1),
+        b'v' => (11, 1),
+        c @ (b'\\' | b'"' | b'/') => (c, 1),
         b'0'..=b'7' => {
             let mut value = 0u32;
             let mut n = 0;
@@ -442,8 +426,7 @@ pub fn unescape_one(rest: &[u8], out: &mut Vec<u8>) -> (usize, Option<String>) {
                 value = value * 8 + (rest[n] - b'0') as u32;
                 n += 1;
             }
-            out.push(value as u8);
-            (n, None)
+            (value as u8, n)
         }
         b'x' if rest.len() > 1 && rest[1].is_ascii_hexdigit() => {
             let mut value = 0u32;
@@ -452,16 +435,28 @@ pub fn unescape_one(rest: &[u8], out: &mut Vec<u8>) -> (usize, Option<String>) {
                 value = value * 16 + (rest[n] as char).to_digit(16).unwrap_or(0);
                 n += 1;
             }
-            out.push(value as u8);
-            (n, None)
+            (value as u8, n)
         }
-        _ => {
-            let (_, len) = char_at(rest, 0);
-            out.extend_from_slice(&rest[..len]);
-            let shown = String::from_utf8_lossy(&rest[..len]).into_owned();
-            (len, Some(format!("escape sequence `\\{}' treated as plain `{}'", shown, shown)))
-        }
+        _ => return None,
+    })
+}
+
+/// Decodes one escape sequence (the text after a backslash) as awk strings do, appending
+/// the result to `out`. Returns how many bytes were consumed and a warning for sequences
+/// gawk warns about (`\q` → `q`).
+pub fn unescape_one(rest: &[u8], out: &mut Vec<u8>) -> (usize, Option<String>) {
+    if rest.is_empty() {
+        out.push(b'\\');
+        return (0, None);
     }
+    if let Some((byte, n)) = escape_byte(rest) {
+        out.push(byte);
+        return (n, None);
+    }
+    let (_, len) = char_at(rest, 0);
+    out.extend_from_slice(&rest[..len]);
+    let shown = String::from_utf8_lossy(&rest[..len]).into_owned();
+    (len, Some(format!("escape sequence `\\{}' treated as plain `{}'", shown, shown)))
 }
 
 /// Processes escapes in a whole string (`-v var=value`, command-line assignments).

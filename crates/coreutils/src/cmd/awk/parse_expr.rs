@@ -91,7 +91,7 @@ impl<'a> Parser<'a> {
         Ok(lhs)
     }
 
-    fn array_name(&mut self) -> PResult<Var> {
+    pub(super) fn array_name(&mut self) -> PResult<Var> {
         let name = match &self.tok.tok {
             Tok::Name(n) => n.clone(),
             _ => return self.error(),

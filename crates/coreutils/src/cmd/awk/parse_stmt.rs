@@ -160,13 +160,7 @@ impl<'a> Parser<'a> {
                 if paren {
                     self.advance()?;
                 }
-                let name = match &self.tok.tok {
-                    Tok::Name(n) => n.clone(),
-                    _ => return self.error(),
-                };
-                let var = self.var(&name)?;
-                self.mark_array(var);
-                self.advance()?;
+                let var = self.array_name()?;
                 let subs = if self.tok.tok == Tok::LBracket { Some(self.subscripts()?) } else { None };
                 if paren {
                     self.expect(Tok::RParen)?;

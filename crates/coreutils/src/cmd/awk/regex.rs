@@ -46,35 +46,7 @@ pub fn translate(src: &[u8]) -> Vec<u8> {
 /// The byte an escape stands for (the text after the backslash) and how many bytes it
 /// used. Unknown escapes stand for the character itself, as gawk does.
 fn escape_value(rest: &[u8]) -> (u8, usize) {
-    let c = rest[0];
-    match c {
-        b'n' => (b'\n', 1),
-        b't' => (b'\t', 1),
-        b'r' => (b'\r', 1),
-        b'f' => (12, 1),
-        b'v' => (11, 1),
-        b'a' => (7, 1),
-        b'b' => (8, 1),
-        b'0'..=b'7' => {
-            let mut value = 0u32;
-            let mut n = 0;
-            while n < 3 && n < rest.len() && (b'0'..=b'7').contains(&rest[n]) {
-                value = value * 8 + (rest[n] - b'0') as u32;
-                n += 1;
-            }
-            (value as u8, n)
-        }
-        b'x' if rest.len() > 1 && rest[1].is_ascii_hexdigit() => {
-            let mut value = 0u32;
-            let mut n = 1;
-            while n < 3 && n < rest.len() && rest[n].is_ascii_hexdigit() {
-                value = value * 16 + (rest[n] as char).to_digit(16).unwrap_or(0);
-                n += 1;
-            }
-            (value as u8, n)
-        }
-        _ => (c, 1),
-    }
+    super::lexer::escape_byte(rest).unwrap_or_else(|| (rest.first().copied().unwrap_or(b'\\'), 1))
 }
 
 /// A literal byte outside brackets, escaped if it is an ERE operator.

@@ -297,26 +297,29 @@ pub fn nan_inf_text(n: f64) -> &'static str {
     }
 }
 
+/// The decimal text of `k` in `buf`, without allocating (array keys, number output).
+pub fn int_text(k: i64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    let mut u = k.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (u % 10) as u8;
+        u /= 10;
+        if u == 0 {
+            break;
+        }
+    }
+    if k < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    &buf[i..]
+}
+
 /// Appends an integral value in decimal.
 pub fn append_integer(n: f64, out: &mut Vec<u8>) {
     if n.abs() < 9.0e18 {
-        let mut v = n as i64;
-        if v < 0 {
-            out.push(b'-');
-            v = -v;
-        }
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        let mut u = v as u64;
-        loop {
-            i -= 1;
-            buf[i] = b'0' + (u % 10) as u8;
-            u /= 10;
-            if u == 0 {
-                break;
-            }
-        }
-        out.extend_from_slice(&buf[i..]);
+        out.extend_from_slice(int_text(n as i64, &mut [0u8; 20]));
     } else {
         out.extend_from_slice(format!("{:.0}", n).as_bytes());
     }
