@@ -215,9 +215,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const upstreams = upstreamClient({ ca: trusted, idleMs: limits.idleMs, totalMs: limits.totalMs, headBytes: limits.headerBytes });
 
   const report = (method: string, url: URL, decision: Decision, extra: Partial<ProxyDecision> = {}): void => {
+    if (options.onDecision === undefined) return;
     const exception = decision.allowed && decision.exception !== undefined ? { exception: decision.exception } : {};
     try {
-      options.onDecision?.({ enforcer: 'proxy', method, url: urlForLog(url), host: canonicalHost(url.hostname), allowed: decision.allowed, reason: decision.allowed ? null : decision.reason, rule: decision.rule, ...exception, ...extra });
+      options.onDecision({ enforcer: 'proxy', method, url: urlForLog(url), host: canonicalHost(url.hostname), allowed: decision.allowed, reason: decision.allowed ? null : decision.reason, rule: decision.rule, ...exception, ...extra });
     } catch (error) {
       // The hook is called from stream callbacks, where a throw would end the process; the
       // request it reports on has been decided either way.
@@ -253,11 +254,12 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       const name = req.rawHeaders[i] as string;
       if (!HOP_BY_HOP.has(name.toLowerCase())) headers.push([name, req.rawHeaders[i + 1] as string]);
     }
-    const sent = withSecrets(headers, secretHeaders(policy.secrets, url, { webSearch: policy.webSearch }));
+    // Where the policy binds secrets they are injected here, and their echoes scrubbed below.
+    const scrubbing = policy.secrets !== undefined && policy.secrets.length > 0;
+    const sent = scrubbing ? withSecrets(headers, secretHeaders(policy.secrets, url, { webSearch: policy.webSearch })) : headers;
     let upstream: UpstreamResponse | undefined;
     try {
       upstream = await upstreams.request({ url, addresses: decision.addresses, method, headers: sent, body });
-      const scrubbing = policy.secrets !== undefined && policy.secrets.length > 0;
       const out: Record<string, string | string[]> = {};
       let length: string | undefined;
       for (const [rawName, value] of upstream.headers) {
@@ -265,7 +267,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         // (Repeated values were checked equal when the head was read: one is passed on.)
         if (name === 'content-length') length = value.split(',')[0]?.trim();
         if (HOP_BY_HOP.has(name)) continue;
-        const scrubbed = scrubText(policy.secrets, value);
+        const scrubbed = scrubbing ? scrubText(policy.secrets, value) : value;
         const before = out[name];
         out[name] = before === undefined ? scrubbed : Array.isArray(before) ? [...before, scrubbed] : [before, scrubbed];
       }

@@ -46,8 +46,8 @@ export function parseResponseHead(text: string, method: string): ResponseHead {
   const minor = statusLine[1];
   const status = Number(statusLine[2]);
   const headers: Array<[string, string]> = [];
-  let lengths: string[] = [];
-  let codings: string[] = [];
+  const lengths: string[] = [];
+  const codings: string[] = [];
   let close = minor === '0';
   for (const line of lines.slice(1)) {
     const header = HEADER_LINE.exec(line);
@@ -56,8 +56,8 @@ export function parseResponseHead(text: string, method: string): ResponseHead {
     const value = header[2] as string;
     headers.push([name, value]);
     const lower = name.toLowerCase();
-    if (lower === 'content-length') lengths = [...lengths, ...value.split(',').map((v) => v.trim())];
-    else if (lower === 'transfer-encoding') codings = [...codings, ...value.split(',').map((v) => v.trim().toLowerCase())];
+    if (lower === 'content-length') for (const v of value.split(',')) lengths.push(v.trim());
+    else if (lower === 'transfer-encoding') for (const v of value.split(',')) codings.push(v.trim().toLowerCase());
     else if (lower === 'connection') {
       const options = value.split(',').map((v) => v.trim().toLowerCase());
       if (options.includes('close')) close = true;
