@@ -131,6 +131,16 @@ impl<'c, 'i, 'a> Session<'c, 'i, 'a> {
         self.out(&text);
     }
 
+    /// `LEAD A and B TAIL`: diff's one-line reports about a pair of files.
+    fn pair(&mut self, lead: &[u8], a: &[u8], b: &[u8], tail: &[u8]) {
+        let mut text = lead.to_vec();
+        text.extend_from_slice(a);
+        text.extend_from_slice(b" and ");
+        text.extend_from_slice(b);
+        text.extend_from_slice(tail);
+        self.message(text);
+    }
+
     fn error(&mut self, subject: &[u8], e: &io::Error) -> i32 {
         let _ = self.io.stdout.flush();
         let _ = writeln!(self.io.stderr, "{}: {}: {}", self.io.name, String::from_utf8_lossy(subject), strerror(e));
@@ -177,12 +187,7 @@ impl<'c, 'i, 'a> Session<'c, 'i, 'a> {
         let dirs = [is_dir(&inputs[0]), is_dir(&inputs[1])];
         if dirs[0] && dirs[1] {
             if depth > 0 && !self.cfg.recursive {
-                let mut text = b"Common subdirectories: ".to_vec();
-                text.extend_from_slice(p0);
-                text.extend_from_slice(b" and ");
-                text.extend_from_slice(p1);
-                text.push(b'\n');
-                self.message(text);
+                self.pair(b"Common subdirectories: ", p0, p1, b"\n");
                 return 0;
             }
             return self.compare_dirs(p0, p1, depth, [false, false]);
@@ -219,12 +224,7 @@ impl<'c, 'i, 'a> Session<'c, 'i, 'a> {
                 match (t0, t1) {
                     (Ok(a), Ok(b)) if a == b => return 0,
                     (Ok(_), Ok(_)) => {
-                        let mut text = b"Symbolic links ".to_vec();
-                        text.extend_from_slice(p0);
-                        text.extend_from_slice(b" and ");
-                        text.extend_from_slice(p1);
-                        text.extend_from_slice(b" differ\n");
-                        self.message(text);
+                        self.pair(b"Symbolic links ", p0, p1, b" differ\n");
                         return 1;
                     }
                     (Err(e), _) => return self.error(p0, &e),
@@ -294,23 +294,16 @@ impl<'c, 'i, 'a> Session<'c, 'i, 'a> {
 
     fn identical(&mut self, p0: &[u8], p1: &[u8]) -> i32 {
         if self.cfg.report_identical {
-            let mut text = b"Files ".to_vec();
-            text.extend_from_slice(&self.label(0, p0));
-            text.extend_from_slice(b" and ");
-            text.extend_from_slice(&self.label(1, p1));
-            text.extend_from_slice(b" are identical\n");
-            self.message(text);
+            let (a, b) = (self.label(0, p0), self.label(1, p1));
+            self.pair(b"Files ", &a, &b, b" are identical\n");
         }
         0
     }
 
     fn differ(&mut self, p0: &[u8], p1: &[u8], binary: bool) -> i32 {
-        let mut text = if binary && !self.cfg.brief { b"Binary files ".to_vec() } else { b"Files ".to_vec() };
-        text.extend_from_slice(&self.label(0, p0));
-        text.extend_from_slice(b" and ");
-        text.extend_from_slice(&self.label(1, p1));
-        text.extend_from_slice(b" differ\n");
-        self.message(text);
+        let lead: &[u8] = if binary && !self.cfg.brief { b"Binary files " } else { b"Files " };
+        let (a, b) = (self.label(0, p0), self.label(1, p1));
+        self.pair(lead, &a, &b, b" differ\n");
         1
     }
 
