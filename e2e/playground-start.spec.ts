@@ -25,6 +25,8 @@ test('the modules are hashed assets fetched without the manifest, and a reload t
   const workspace = await openPlayground(page);
   const first = await moduleRequests(page);
   expect(first.map((r) => r.name).sort()).toEqual([expect.stringMatching(/^\/assets\/coreutils-[\w-]+\.wasm$/), expect.stringMatching(/^\/assets\/shell-[\w-]+\.wasm$/)]);
+  // The shell's module is asked for by the page's <head> (one request: the script takes it).
+  await expect(page.locator('head link[rel=preload][as=fetch][href*="/assets/shell-"]')).toHaveCount(1);
   expect(await ownership(page)).toBe('owner');
 
   await sandboxRun(page, 'echo kept > start.txt');

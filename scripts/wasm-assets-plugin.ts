@@ -3,11 +3,12 @@
 // downloads start without a round trip for manifest.json. In `vite build` each module is
 // also emitted as a content-hashed asset (assets/<name>-<hash>.wasm), which the server
 // serves as immutable: a warm load reads it from the HTTP cache (and V8's compiled code
-// with it) without asking the server again. The dev server keeps public/wasm/.
+// with it) without asking the server again; the built pages preload the shell's module.
+// The dev server keeps public/wasm/.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Plugin } from 'vite';
+import type { HtmlTagDescriptor, Plugin } from 'vite';
 
 const ID = 'virtual:airlock-wasm';
 const RESOLVED = `\0${ID}`;
@@ -18,10 +19,29 @@ interface ManifestEntry {
 
 export function wasmAssets(root: string): Plugin {
   let building = false;
+  let base = '/';
   return {
     name: 'airlock-wasm-assets',
     configResolved(config) {
       building = config.command === 'build';
+      base = config.base;
+    },
+    // Each page asks for the shell's module (the one the first prompt waits for) from its
+    // <head>, before its script has loaded; the script's compileStreaming then takes that
+    // response. The others are left to the script, at a lower priority: preloading them too
+    // took the connections and the CPU the page's own scripts needed at that moment.
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        if (context.bundle === undefined) return undefined;
+        const manifest = JSON.parse(readFileSync(join(root, 'public/wasm/manifest.json'), 'utf8')) as { modules: Array<ManifestEntry & { commands: string[] }> };
+        const tags: HtmlTagDescriptor[] = [];
+        for (const entry of manifest.modules.filter((module) => module.commands.includes('bash'))) {
+          const asset = Object.values(context.bundle).find((output) => output.type === 'asset' && output.names.includes(entry.file));
+          if (asset !== undefined) tags.push({ tag: 'link', injectTo: 'head', attrs: { rel: 'preload', href: `${base}${asset.fileName}`, as: 'fetch', crossorigin: 'anonymous', fetchpriority: 'high' } });
+        }
+        return tags;
+      },
     },
     resolveId(id) {
       return id === ID ? RESOLVED : undefined;
