@@ -92,30 +92,6 @@ describe('filesystem images', () => {
     expect(read(vfs, '/home/user/data/f2')).toBe('file 2\n');
   });
 
-  it('decodes an inode only when it is first used, and a snapshot taken before that still holds it as it was', () => {
-    const source = sandboxWithFiles(5);
-    const usage = { ...source.meter.usage };
-    const { vfs } = boot();
-    loadImage(vfs, records(source));
-    // Counted at once, decoded later.
-    expect(vfs.meter.usage).toEqual(usage);
-    const f2 = source.resolve(ROOT_INO, '/home/user/data/f2', true, USER).ino;
-    const f3 = source.resolve(ROOT_INO, '/home/user/data/f3', true, USER).ino;
-    expect(vfs.table.peek(f2)?.kind).toBe('pending');
-    const before = vfs.snapshot();
-    // Decoded by the path walk, changed (a clone: the snapshot shares the decoded inode), removed.
-    vfs.writeAt(vfs.resolve(ROOT_INO, '/home/user/data/f2', true, USER).ino, 0, encoder.encode('FILE'));
-    vfs.unlink(vfs.resolve(ROOT_INO, '/home/user/data', true, USER) as DirInode, 'f3');
-    expect(vfs.table.peek(f3)).toBe(undefined);
-    expect(vfs.table.peek(f2)?.kind).toBe('file');
-    vfs.restore(before);
-    expect(read(vfs, '/home/user/data/f2')).toBe('file 2\n');
-    expect(read(vfs, '/home/user/data/f3')).toBe('file 3\n');
-    expect(vfs.meter.usage).toEqual(usage);
-    // Every inode comes out of all(), decoded.
-    expect([...vfs.table.all()].some((inode) => (inode.kind as string) === 'pending')).toBe(false);
-  });
-
   it('two kernels loaded from copies of one image never see each other\'s writes', () => {
     const image = records(sandboxWithFiles(10));
     const a = boot().vfs;

@@ -4,9 +4,8 @@
 // fresh kernel boots and replays the host's records on top of the boot tree.
 
 import type { ChangeBatch, InodeRecord } from '../protocol/records.js';
-import { ImageReader, imageParts, scanImageTable, type ImagePage } from '../protocol/fs-image.js';
+import { imageParts, readImageInodes, type ImagePage } from '../protocol/fs-image.js';
 import type { DeviceName, Inode } from './vfs/inode.js';
-import type { PendingInode } from './vfs/inode-table.js';
 import { Vfs } from './vfs/vfs.js';
 
 /** Bytes a record costs besides file content (names, numbers), for paging. */
@@ -122,49 +121,31 @@ export function recordToInode(record: InodeRecord): Inode {
 }
 
 /**
- * Loads a page of an image (protocol/fs-image.ts) into `vfs` (boot first). Each inode is
- * only counted now and decoded the first time the sandbox touches it (InodeTable's pending
- * slots): a fork's reply waits for a walk of the table's numbers, not for 1,000 objects, and
- * an inode the copy never uses is never made. File contents stay views of the page's
- * buffer, which is this worker's own (a message it received) and is never written as a
- * whole: each file owns its range, a write past a file's end moves it to a buffer of its own
- * (Vfs.writeAt), and a snapshot copies an inode before it changes (InodeTable.mutable), so
- * the sharing is invisible to the sandbox. The buffers live as long as any of their inodes
- * is pending or still views them.
+ * Loads a page of an image (protocol/fs-image.ts) into `vfs` (boot first). File contents
+ * stay views of the page's buffer, which is this worker's own (a message it received) and
+ * is never written as a whole: each file owns its range, a write past a file's end moves
+ * it to a buffer of its own (Vfs.writeAt), and a snapshot copies an inode before it
+ * changes (InodeTable.mutable), so the sharing is invisible to the sandbox. The buffer
+ * lives as long as any of its files still views it.
  */
 export function loadImagePage(vfs: Vfs, page: ImagePage): void {
+  const { contents } = page;
   const gen = vfs.table.gen;
-  const reader = new ImageReader(page);
-  scanImageTable(page, (ino, at, writable, size) => vfs.loadPending(new PendingImageInode(ino, writable, size, reader, at, gen)));
-}
-
-/** An inode of an image page, decoded by the first InodeTable.get of it. */
-class PendingImageInode implements PendingInode {
-  readonly kind = 'pending';
-
-  constructor(
-    readonly ino: number,
-    readonly writable: boolean,
-    readonly size: number,
-    private readonly reader: ImageReader,
-    private readonly at: number,
-    /** The generation it was loaded in (copy-on-write: see vfs/inode-table.ts). */
-    private readonly gen: number,
-  ) {}
-
-  decode(): Inode {
-    const record = this.reader.inodeAt(this.at);
+  for (const record of readImageInodes(page)) {
     const { ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable } = record;
-    const gen = this.gen;
     switch (record.kind) {
       case 'file':
-        return { kind: 'file', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, data: this.reader.page.contents.subarray(record.dataStart, record.dataStart + record.size), size: record.size };
+        vfs.loadInode({ kind: 'file', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, data: contents.subarray(record.dataStart, record.dataStart + record.size), size: record.size });
+        break;
       case 'dir':
-        return { kind: 'dir', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, entries: record.entries, parent: record.parent };
+        vfs.loadInode({ kind: 'dir', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, entries: record.entries, parent: record.parent });
+        break;
       case 'symlink':
-        return { kind: 'symlink', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, target: record.target };
+        vfs.loadInode({ kind: 'symlink', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, target: record.target });
+        break;
       case 'chardev':
-        return { kind: 'chardev', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, device: record.device as DeviceName };
+        vfs.loadInode({ kind: 'chardev', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, device: record.device as DeviceName });
+        break;
     }
   }
 }
@@ -172,7 +153,7 @@ class PendingImageInode implements PendingInode {
 /**
  * Loads a made-up image of `files` files into a throwaway Vfs, a few times: a ready spare
  * (src/host/node/spare-child.ts) runs this while it waits, so that V8 has compiled the
- * image's scan and decoding before a fork's image arrives. Nothing of it is kept.
+ * image's reading and loading before a fork's image arrives. Nothing of it is kept.
  */
 export function warmImageLoading(files = 200, rounds = 4): void {
   const common = { mode: 0o644, uid: 1000, gid: 1000, atimeNs: 0n, mtimeNs: 0n, ctimeNs: 0n, writable: true };
@@ -180,12 +161,6 @@ export function warmImageLoading(files = 200, rounds = 4): void {
   const records: InodeRecord[] = [{ ...common, kind: 'dir', ino: 2, parent: 1, entries: Array.from({ length: files }, (_, i): [string, number] => [`f${i}`, 3 + i]) }];
   for (let i = 0; i < files; i++) records.push({ ...common, kind: 'file', ino: 3 + i, size: 1, data });
   for (const part of imageParts(records, 1 << 20)) {
-    for (let round = 0; round < rounds; round++) {
-      if (part.page === undefined) continue;
-      const vfs = new Vfs({ fsBytes: 1 << 20, fileCount: files * 2 });
-      loadImagePage(vfs, part.page);
-      // And the decoding of each inode, which the fork's first command runs.
-      for (const inode of vfs.table.all()) void inode;
-    }
+    for (let round = 0; round < rounds; round++) if (part.page !== undefined) loadImagePage(new Vfs({ fsBytes: 1 << 20, fileCount: files * 2 }), part.page);
   }
 }

@@ -199,99 +199,61 @@ function writeTable(inodes: ImageInode[]): Uint8Array {
   return out.done();
 }
 
-/** Bytes every inode's entry starts with: kind, writable, ino, mode, uid, gid, three times. */
-const ENTRY_HEAD = 2 + 4 * 4 + 3 * 8;
-
-/**
- * Walks `page`'s table entry by entry, reading only the numbers a filesystem's usage needs,
- * and calls `visit` with each: the inode's number, where its entry starts (decode it with
- * ImageReader.inodeAt), whether it is writable and a file's size (0 for other kinds; positional,
- * so no object is made per entry). A fork's worker loads its
- * image so: an inode is decoded when the sandbox first touches it, not all at once. Throws
- * RangeError on a table that runs past its end or names an unknown kind.
- */
-export function scanImageTable(page: ImagePage, visit: (ino: number, at: number, writable: boolean, size: number) => void): void {
+/** The inodes of `page`'s table, in order (throws on a malformed table). */
+export function readImageInodes(page: ImagePage): ImageInode[] {
   const { table } = page;
   const view = new DataView(table.buffer, table.byteOffset, table.byteLength);
-  const need = (at: number, bytes: number): void => {
-    if (at + bytes > table.length) throw new RangeError(`an image table runs past its end (${at + bytes} > ${table.length} bytes)`);
+  let at = 0;
+  const u32 = (): number => {
+    const value = view.getUint32(at, true);
+    at += 4;
+    return value;
   };
-  need(0, 4);
-  const count = view.getUint32(0, true);
-  let at = 4;
+  const i64 = (): bigint => {
+    const value = view.getBigInt64(at, true);
+    at += 8;
+    return value;
+  };
+  const f64 = (): number => {
+    const value = view.getFloat64(at, true);
+    at += 8;
+    return value;
+  };
+  const string = (): string => {
+    const length = u32();
+    if (at + length > table.length) throw new RangeError(`an image table's string runs past its end (${at + length} > ${table.length} bytes)`);
+    const value = tableDecoder.decode(table.subarray(at, at + length));
+    at += length;
+    return value;
+  };
+  const count = u32();
+  const inodes: ImageInode[] = [];
   for (let i = 0; i < count; i++) {
-    need(at, ENTRY_HEAD);
     const kind = view.getUint8(at);
-    let size = 0;
-    let next = at + ENTRY_HEAD;
+    const writable = view.getUint8(at + 1) === 1;
+    at += 2;
+    const ino = u32(), mode = u32(), uid = u32(), gid = u32(), atimeNs = i64(), mtimeNs = i64(), ctimeNs = i64();
+    // Literals, not spreads of the common fields: a spare's just-started V8 runs this cold.
     if (kind === KIND_CODES.file) {
-      need(next, 16);
-      size = view.getFloat64(next, true);
-      next += 16;
+      inodes.push({ kind: 'file', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable, size: f64(), dataStart: f64() });
     } else if (kind === KIND_CODES.dir) {
-      need(next, 8);
-      next += 8 + 4 * view.getUint32(next + 4, true);
-      need(next, 4);
-      next += 4 + view.getUint32(next, true);
-    } else if (kind === KIND_CODES.symlink || kind === KIND_CODES.chardev) {
-      need(next, 4);
-      next += 4 + view.getUint32(next, true);
+      const parent = u32();
+      const count = u32();
+      const inos: number[] = [];
+      for (let n = 0; n < count; n++) inos.push(u32());
+      const joined = string();
+      const names = count === 0 ? [] : joined.split('/');
+      if (names.length !== count) throw new RangeError(`an image table's directory ${ino} has ${count} entries but ${names.length} names`);
+      const entries = new Map<string, number>();
+      for (let n = 0; n < count; n++) entries.set(names[n] as string, inos[n] as number);
+      inodes.push({ kind: 'dir', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable, entries, parent });
+    } else if (kind === KIND_CODES.symlink) {
+      inodes.push({ kind: 'symlink', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable, target: string() });
+    } else if (kind === KIND_CODES.chardev) {
+      inodes.push({ kind: 'chardev', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable, device: string() });
     } else {
       throw new RangeError(`an image table names inode kind ${kind}, which is none of file, dir, symlink, chardev`);
     }
-    need(next, 0);
-    visit(view.getUint32(at + 2, true), at, view.getUint8(at + 1) === 1, size);
-    at = next;
   }
-}
-
-/**
- * Decodes single entries of one page's table (an `at` scanImageTable gave). Fixed offsets
- * and one DataView per page: a fork's worker decodes each inode on its first use, cold.
- */
-export class ImageReader {
-  private readonly view: DataView;
-
-  constructor(readonly page: ImagePage) {
-    const { table } = page;
-    this.view = new DataView(table.buffer, table.byteOffset, table.byteLength);
-  }
-
-  private string(at: number): string {
-    const length = this.view.getUint32(at, true);
-    const { table } = this.page;
-    if (at + 4 + length > table.length) throw new RangeError(`an image table's string runs past its end (${at + 4 + length} > ${table.length} bytes)`);
-    return tableDecoder.decode(table.subarray(at + 4, at + 4 + length));
-  }
-
-  inodeAt(at: number): ImageInode {
-    const view = this.view;
-    const kind = view.getUint8(at);
-    const writable = view.getUint8(at + 1) === 1;
-    const ino = view.getUint32(at + 2, true), mode = view.getUint32(at + 6, true), uid = view.getUint32(at + 10, true), gid = view.getUint32(at + 14, true);
-    const atimeNs = view.getBigInt64(at + 18, true), mtimeNs = view.getBigInt64(at + 26, true), ctimeNs = view.getBigInt64(at + 34, true);
-    const body = at + ENTRY_HEAD;
-    // Literals, not spreads of the common fields: a spare's just-started V8 runs this cold.
-    if (kind === KIND_CODES.file) return { kind: 'file', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable, size: view.getFloat64(body, true), dataStart: view.getFloat64(body + 8, true) };
-    if (kind === KIND_CODES.dir) {
-      const parent = view.getUint32(body, true);
-      const count = view.getUint32(body + 4, true);
-      const names = count === 0 ? [] : this.string(body + 8 + 4 * count).split('/');
-      if (names.length !== count) throw new RangeError(`an image table's directory ${ino} has ${count} entries but ${names.length} names`);
-      const entries = new Map<string, number>();
-      for (let n = 0; n < count; n++) entries.set(names[n] as string, view.getUint32(body + 8 + 4 * n, true));
-      return { kind: 'dir', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable, entries, parent };
-    }
-    if (kind === KIND_CODES.symlink) return { kind: 'symlink', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable, target: this.string(body) };
-    if (kind === KIND_CODES.chardev) return { kind: 'chardev', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable, device: this.string(body) };
-    throw new RangeError(`an image table names inode kind ${kind}, which is none of file, dir, symlink, chardev`);
-  }
-}
-
-/** The inodes of `page`'s table, in order (throws on a malformed table). */
-export function readImageInodes(page: ImagePage): ImageInode[] {
-  const reader = new ImageReader(page);
-  const inodes: ImageInode[] = [];
-  scanImageTable(page, (_ino, at) => inodes.push(reader.inodeAt(at)));
   return inodes;
 }

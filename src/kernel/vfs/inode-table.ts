@@ -4,11 +4,6 @@
 // (inodes/256 pointers) and bumps the generation; afterwards the first change to a chunk
 // copies that chunk, and the first change to an inode clones that inode. So taking a
 // checkpoint is O(chunks) and keeping it costs O(changed inodes).
-//
-// A slot may also hold a pending inode: one loaded from an image (a fork's checkpoint) and
-// not decoded yet. It is decoded on first get and the result written back into the slot it
-// was read from, even a chunk a snapshot shares: both stand for the same inode, and it keeps
-// the generation it was loaded in, so a change after that snapshot still clones it first.
 
 import type { Inode } from './inode.js';
 import { cloneInode } from './inode.js';
@@ -17,18 +12,7 @@ const CHUNK_BITS = 8;
 const CHUNK_SIZE = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK_SIZE - 1;
 
-/** An inode from an image, decoded on first use (kernel-records.ts loadImagePage). */
-export interface PendingInode {
-  readonly kind: 'pending';
-  readonly ino: number;
-  /** What the usage meter counts without decoding: writable, and a file's size (else 0). */
-  readonly writable: boolean;
-  readonly size: number;
-  decode(): Inode;
-}
-
-type Slot = Inode | PendingInode | undefined;
-type Chunk = Slot[];
+type Chunk = (Inode | undefined)[];
 
 /** What a snapshot holds: frozen chunks plus the counters that go with them. */
 export interface TableSnapshot {
@@ -53,16 +37,6 @@ export class InodeTable {
   }
 
   get(ino: number): Inode | undefined {
-    const chunk = this.chunks[ino >>> CHUNK_BITS];
-    const slot = chunk?.[ino & CHUNK_MASK];
-    if (slot === undefined || slot.kind !== 'pending') return slot;
-    const inode = slot.decode();
-    (chunk as Chunk)[ino & CHUNK_MASK] = inode;
-    return inode;
-  }
-
-  /** What the slot holds, decoded or not (the usage meter's view; never decodes). */
-  peek(ino: number): Inode | PendingInode | undefined {
     return this.chunks[ino >>> CHUNK_BITS]?.[ino & CHUNK_MASK];
   }
 
@@ -77,12 +51,12 @@ export class InodeTable {
   }
 
   /** Stores `inode` (already owned by the current generation) under its number. */
-  put(inode: Inode | PendingInode): void {
+  put(inode: Inode): void {
     this.writableChunk(inode.ino)[inode.ino & CHUNK_MASK] = inode;
   }
 
   delete(ino: number): void {
-    if (this.peek(ino) === undefined) return;
+    if (this.get(ino) === undefined) return;
     this.writableChunk(ino)[ino & CHUNK_MASK] = undefined;
   }
 
@@ -111,12 +85,9 @@ export class InodeTable {
 
   /** Every live inode, in inode-number order. */
   *all(): IterableIterator<Inode> {
-    for (const [index, chunk] of this.chunks.entries()) {
+    for (const chunk of this.chunks) {
       if (chunk === undefined) continue;
-      for (const [i, slot] of chunk.entries()) {
-        if (slot === undefined) continue;
-        yield slot.kind === 'pending' ? (this.get((index << CHUNK_BITS) | i) as Inode) : slot;
-      }
+      for (const inode of chunk) if (inode !== undefined) yield inode;
     }
   }
 

@@ -8,7 +8,7 @@
 import { Errno, KernelError, fail } from '../errno.js';
 import type { DirInode, FileInode, Inode, SymlinkInode, DeviceInode, DeviceName } from './inode.js';
 import { emptyFileData, nowNs } from './inode.js';
-import { InodeTable, type PendingInode, type TableSnapshot } from './inode-table.js';
+import { InodeTable, type TableSnapshot } from './inode-table.js';
 import { UsageMeter, type FsLimits, type FsUsage } from './limits.js';
 import { NAME_MAX, PATH_MAX, isValidName, splitPath } from './path.js';
 import type { VirtualTree } from './virtual-tree.js';
@@ -483,34 +483,22 @@ export class Vfs {
    * inode made for the current generation is taken as it is (a fork loads thousands).
    */
   loadInode(inode: Inode): void {
-    this.load(inode.gen === this.table.gen ? inode : ({ ...inode, gen: this.table.gen } as Inode));
-  }
-
-  /**
-   * Loads an inode of an image that is decoded on first use (a fork's checkpoint): its
-   * usage is counted now, from what `pending` says of it. `decode` must make the inode
-   * for the current generation.
-   */
-  loadPending(pending: PendingInode): void {
-    this.load(pending);
-  }
-
-  private load(inode: Inode | PendingInode): void {
+    const owned = inode.gen === this.table.gen ? inode : ({ ...inode, gen: this.table.gen } as Inode);
     this.table.reserveThrough(inode.ino);
-    const previous = this.table.peek(inode.ino);
-    if (previous !== undefined && previous.writable) this.meter.removeInode(slotBytes(previous));
-    if (inode.writable) {
+    const previous = this.table.get(inode.ino);
+    if (previous !== undefined && previous.writable) this.meter.removeInode(previous.kind === 'file' ? previous.size : 0);
+    if (owned.writable) {
       this.meter.usage.inodes += 1;
-      this.meter.usage.bytes += slotBytes(inode);
+      if (owned.kind === 'file') this.meter.usage.bytes += owned.size;
     }
-    this.table.put(inode);
+    this.table.put(owned);
   }
 
   /** Removes a persisted inode by number (used when restoring from the host). */
   unloadInode(ino: number): void {
-    const previous = this.table.peek(ino);
+    const previous = this.table.get(ino);
     if (previous === undefined) return;
-    if (previous.writable) this.meter.removeInode(slotBytes(previous));
+    if (previous.writable) this.meter.removeInode(previous.kind === 'file' ? previous.size : 0);
     this.table.delete(ino);
   }
 
@@ -518,11 +506,6 @@ export class Vfs {
   static requireWritable(inode: Inode): void {
     if (!inode.writable) throw new KernelError(Errno.ROFS, 'read-only file system');
   }
-}
-
-/** The content bytes an inode (decoded or not) counts against fsBytes. */
-function slotBytes(slot: Inode | PendingInode): number {
-  return slot.kind === 'file' || slot.kind === 'pending' ? slot.size : 0;
 }
 
 /** Inode numbers at or above this are synthesized on demand (/proc), never stored. */
