@@ -369,23 +369,22 @@ fn unified_hunk(r: &mut Reader) -> Result<Option<Hunk>, Malformed> {
     let line_no = r.pos + 1;
     r.pos += 1;
     let bad = || Malformed(format!("malformed patch at line {}: {}", line_no, String::from_utf8_lossy(header).trim_end_matches('\n')));
+    // `FIRST[,COUNT]`: a count of 1 may be left out.
+    let range = |i: &mut usize| -> Option<(usize, usize)> {
+        let first = digits(header, i)?;
+        if header.get(*i) != Some(&b',') {
+            return Some((first, 1));
+        }
+        *i += 1;
+        Some((first, digits(header, i)?))
+    };
     let mut i = 4;
-    let mut first = digits(header, &mut i).ok_or_else(bad)?;
-    let mut old_count = 1;
-    if header.get(i) == Some(&b',') {
-        i += 1;
-        old_count = digits(header, &mut i).ok_or_else(bad)?;
-    }
+    let (mut first, old_count) = range(&mut i).ok_or_else(bad)?;
     if header.get(i) != Some(&b'+') {
         return Err(bad());
     }
     i += 1;
-    let mut newfirst = digits(header, &mut i).ok_or_else(bad)?;
-    let mut new_count = 1;
-    if header.get(i) == Some(&b',') {
-        i += 1;
-        new_count = digits(header, &mut i).ok_or_else(bad)?;
-    }
+    let (mut newfirst, new_count) = range(&mut i).ok_or_else(bad)?;
     if header.get(i) != Some(&b'@') {
         return Err(bad());
     }

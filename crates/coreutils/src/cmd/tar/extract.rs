@@ -179,20 +179,17 @@ impl<'o> Session<'o> {
             first = false;
             skipping = false;
             match raw.flag {
-                b'L' => {
-                    let mut name = reader.bytes(raw.size)?;
-                    while name.last() == Some(&0) {
-                        name.pop();
+                // GNU long name and long link records: the text, NUL-padded.
+                b'L' | b'K' => {
+                    let mut text = reader.bytes(raw.size)?;
+                    while text.last() == Some(&0) {
+                        text.pop();
                     }
-                    long_name = Some(name);
-                    continue;
-                }
-                b'K' => {
-                    let mut link = reader.bytes(raw.size)?;
-                    while link.last() == Some(&0) {
-                        link.pop();
+                    if raw.flag == b'L' {
+                        long_name = Some(text);
+                    } else {
+                        long_link = Some(text);
                     }
-                    long_link = Some(link);
                     continue;
                 }
                 b'x' => {
