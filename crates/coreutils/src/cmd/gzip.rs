@@ -45,6 +45,11 @@ impl Status {
     fn error(&mut self) {
         self.0 = 1;
     }
+    /// `gzip: SUBJECT: reason`, and the error status.
+    fn fail(&mut self, io: &mut Io, subject: &str, e: &io::Error) {
+        io.error(format!("{}: {}", subject, strerror(e)));
+        self.error();
+    }
     fn warning(&mut self) {
         if self.0 == 0 {
             self.0 = 2;
@@ -215,8 +220,7 @@ fn io_process(io: &mut Io, o: &Opts, file: &OsStr, status: &mut Status, totals: 
         Ok(m) => m,
         Err(e) => {
             let _ = io.stdout.flush();
-            io.error(format!("{}: {}", file.to_string_lossy(), strerror(&e)));
-            status.error();
+            status.fail(io, &file.to_string_lossy(), &e);
             return Ok(());
         }
     };
@@ -229,8 +233,7 @@ fn io_process(io: &mut Io, o: &Opts, file: &OsStr, status: &mut Status, totals: 
         let mut entries: Vec<PathBuf> = match fs::read_dir(&path) {
             Ok(rd) => rd.filter_map(|e| e.ok()).map(|e| e.path()).collect(),
             Err(e) => {
-                io.error(format!("{}: {}", display, strerror(&e)));
-                status.error();
+                status.fail(io, &display, &e);
                 return Ok(());
             }
         };
@@ -278,8 +281,7 @@ fn io_process(io: &mut Io, o: &Opts, file: &OsStr, status: &mut Status, totals: 
     let input = match File::open(&path) {
         Ok(f) => f,
         Err(e) => {
-            io.error(format!("{}: {}", display, strerror(&e)));
-            status.error();
+            status.fail(io, &display, &e);
             return Ok(());
         }
     };
@@ -308,8 +310,7 @@ fn to_file(io: &mut Io, o: &Opts, status: &mut Status, (path, display): (&Path, 
     let file = match File::create(&out_path) {
         Ok(f) => f,
         Err(e) => {
-            io.error(format!("{}: {}", out_display, strerror(&e)));
-            status.error();
+            status.fail(io, &out_display, &e);
             return Ok(());
         }
     };
@@ -348,8 +349,7 @@ fn to_file(io: &mut Io, o: &Opts, status: &mut Status, (path, display): (&Path, 
     let _ = fsops::set_times(&out_path, SetTime::At(atime, atime_ns), SetTime::At(mtime, mtime_ns), true);
     if !o.keep {
         if let Err(e) = fs::remove_file(path) {
-            io.error(format!("{}: {}", display, strerror(&e)));
-            status.error();
+            status.fail(io, &display, &e);
         }
     }
     Ok(())
@@ -443,8 +443,7 @@ fn list_file(io: &mut Io, o: &Opts, path: &Path, display: &str, status: &mut Sta
     let mut f = match File::open(path) {
         Ok(f) => f,
         Err(e) => {
-            io.error(format!("{}: {}", display, strerror(&e)));
-            status.error();
+            status.fail(io, &display, &e);
             return Ok(());
         }
     };
