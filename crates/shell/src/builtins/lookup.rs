@@ -1,6 +1,6 @@
 //! What names mean: `type`, `command`, `builtin`.
 
-use super::{done, fail, print};
+use super::{done, fail, parse_options, print};
 use crate::exec::{CommandKind, Flow};
 use crate::shell::Shell;
 
@@ -76,26 +76,17 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> Flow {
     let mut path_only = false;
     let mut force_path = false;
     let mut all = false;
-    let mut index = 1;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" {
-            index += 1;
-            break;
+    // No letter takes a value, so the split cannot fail.
+    let (letters, index) = parse_options(args, "").unwrap_or_default();
+    for (letter, _) in letters {
+        match letter {
+            't' => terse = true,
+            'p' => path_only = true,
+            'P' => force_path = true,
+            'a' => all = true,
+            'f' => {}
+            other => return fail(shell, "type", &format!("-{}: invalid option\ntype: usage: type [-afptP] name [name ...]", other), 2),
         }
-        if !arg.starts_with('-') || arg.len() < 2 {
-            break;
-        }
-        for letter in arg[1..].chars() {
-            match letter {
-                't' => terse = true,
-                'p' => path_only = true,
-                'P' => force_path = true,
-                'a' => all = true,
-                'f' => {}
-                other => return fail(shell, "type", &format!("-{}: invalid option\ntype: usage: type [-afptP] name [name ...]", other), 2),
-            }
-        }
-        index += 1;
     }
     let mut status = 0;
     let mut out = String::new();

@@ -1,6 +1,6 @@
 //! `unset [-fvn] name...`: variables (and array elements), or functions.
 
-use super::{done, fail};
+use super::{done, fail, parse_options};
 use crate::exec::Flow;
 use crate::shell::Shell;
 use crate::vars::{Key, Value};
@@ -9,24 +9,15 @@ pub fn unset(shell: &mut Shell, args: &[String]) -> Flow {
     let mut functions = false;
     let mut variables = false;
     let mut nameref = false;
-    let mut index = 1;
-    while let Some(arg) = args.get(index) {
-        if arg == "--" {
-            index += 1;
-            break;
+    // No letter takes a value, so the split cannot fail.
+    let (letters, index) = parse_options(args, "").unwrap_or_default();
+    for (letter, _) in letters {
+        match letter {
+            'f' => functions = true,
+            'v' => variables = true,
+            'n' => nameref = true,
+            other => return fail(shell, "unset", &format!("-{}: invalid option\nunset: usage: unset [-f] [-v] [-n] [name ...]", other), 2),
         }
-        if !arg.starts_with('-') || arg.len() < 2 {
-            break;
-        }
-        for letter in arg[1..].chars() {
-            match letter {
-                'f' => functions = true,
-                'v' => variables = true,
-                'n' => nameref = true,
-                other => return fail(shell, "unset", &format!("-{}: invalid option\nunset: usage: unset [-f] [-v] [-n] [name ...]", other), 2),
-            }
-        }
-        index += 1;
     }
     if functions && variables {
         return fail(shell, "unset", "cannot simultaneously unset a function and a variable", 1);

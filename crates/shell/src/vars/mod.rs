@@ -308,12 +308,18 @@ mod tests {
         vars.get(name).and_then(|v| v.value.as_scalar().map(str::to_string))
     }
 
-    #[test]
-    fn locals_shadow_and_pop() {
+    /// Variables with a global `x` and, in a function scope, a local `x`.
+    fn global_and_local_x() -> Variables {
         let mut vars = Variables::new();
         vars.lookup_or_create("x").unwrap().value = Value::Scalar("global".into());
         vars.push_scope();
         vars.declare_local("x").value = Value::Scalar("local".into());
+        vars
+    }
+
+    #[test]
+    fn locals_shadow_and_pop() {
+        let mut vars = global_and_local_x();
         assert_eq!(scalar(&vars, "x").as_deref(), Some("local"));
         vars.pop_scope();
         assert_eq!(scalar(&vars, "x").as_deref(), Some("global"));
@@ -321,10 +327,7 @@ mod tests {
 
     #[test]
     fn unset_in_scope_keeps_the_local_unset() {
-        let mut vars = Variables::new();
-        vars.lookup_or_create("x").unwrap().value = Value::Scalar("global".into());
-        vars.push_scope();
-        vars.declare_local("x").value = Value::Scalar("local".into());
+        let mut vars = global_and_local_x();
         vars.unset("x", true).unwrap();
         assert_eq!(scalar(&vars, "x"), None);
         vars.pop_scope();
@@ -333,10 +336,7 @@ mod tests {
 
     #[test]
     fn unset_from_inner_scope_reveals_outer() {
-        let mut vars = Variables::new();
-        vars.lookup_or_create("x").unwrap().value = Value::Scalar("global".into());
-        vars.push_scope();
-        vars.declare_local("x").value = Value::Scalar("local".into());
+        let mut vars = global_and_local_x();
         vars.push_scope();
         vars.unset("x", true).unwrap();
         assert_eq!(scalar(&vars, "x").as_deref(), Some("global"));

@@ -69,24 +69,8 @@ impl Shell {
             "BASH_SUBSHELL" => self.subshell_level.to_string(),
             "_" => self.last_arg.clone(),
             "BASH_COMMAND" => self.bash_command.clone(),
-            "SHELLOPTS" => {
-                let names: Vec<&str> = crate::options::SET_OPTIONS
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| self.options.set[*i])
-                    .map(|(_, (n, _))| *n)
-                    .collect();
-                names.join(":")
-            }
-            "BASHOPTS" => {
-                let names: Vec<&str> = crate::options::SHOPT_OPTIONS
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| self.options.shopt[*i])
-                    .map(|(_, (n, _))| *n)
-                    .collect();
-                names.join(":")
-            }
+            "SHELLOPTS" => enabled_names(crate::options::SET_OPTIONS, &self.options.set),
+            "BASHOPTS" => enabled_names(crate::options::SHOPT_OPTIONS, &self.options.shopt),
             _ => return self.dynamic_array(name).and_then(|v| v.first().map(str::to_string)),
         })
     }
@@ -247,4 +231,10 @@ mod tests {
         random.reseed(42);
         assert_eq!([random.next(), random.next(), random.next()], [17772, 26794, 1435]);
     }
+}
+
+/// The names of the options that are on, joined with ':' (`$SHELLOPTS`, `$BASHOPTS`).
+fn enabled_names<T>(table: &[(&str, T)], on: &[bool]) -> String {
+    let names: Vec<&str> = table.iter().zip(on).filter(|(_, on)| **on).map(|((name, _), _)| *name).collect();
+    names.join(":")
 }
