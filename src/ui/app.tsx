@@ -12,6 +12,7 @@ import { PANELS } from './panels/index.js';
 import { PanelFrame } from './panels/panel-frame.js';
 import type { PlaygroundController } from './playground/controller.js';
 import type { ShellHost, TerminalSession } from './terminal/terminal-session.js';
+import { sandboxShellHost } from './terminal/sandbox-host.js';
 import { Splitter, usePaneSize } from './components/splitter.js';
 import { useTheme, type ThemeChoice } from './use-dark-mode.js';
 import { ExamplesMenu } from './welcome/examples-menu.js';
@@ -50,12 +51,7 @@ export function App({ controller }: { controller: PlaygroundController }) {
     () =>
       sandbox === undefined
         ? null
-        : {
-            run: (command, options) => controller.run(command, options),
-            writeStdin: (data) => sandbox.writeStdin(data),
-            resizeTerminal: (size) => sandbox.resizeTerminal(size),
-            readDir: (path) => sandbox.readDir(path),
-            commands: () => sandbox.installedTools,
+        : sandboxShellHost(controller, sandbox, {
             saveHistory: (entries) => controller.saveHistory(entries),
             restartShell: () => controller.restartShell(),
             interrupt: () => controller.interrupt(),
@@ -63,7 +59,7 @@ export function App({ controller }: { controller: PlaygroundController }) {
               await controller.ensureFile(path);
               open(path);
             },
-          },
+          }),
     [sandbox, controller],
   );
 

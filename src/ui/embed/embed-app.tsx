@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import { TerminalPane } from '../components/terminal-pane.js';
 import type { PlaygroundController } from '../playground/controller.js';
 import type { ShellHost, TerminalSession } from '../terminal/terminal-session.js';
+import { sandboxShellHost } from '../terminal/sandbox-host.js';
 import { useDarkMode } from '../use-dark-mode.js';
 import type { RunResult } from '../../host/browser/index.js';
 import { isEmbedRequest, originAllowed, requestProblem, type EmbedEvent, type EmbedRequest } from './protocol.js';
@@ -44,13 +45,7 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
     () =>
       sandbox === undefined
         ? null
-        : {
-            run: (command, options) => controller.run(command, options),
-            writeStdin: (data) => sandbox.writeStdin(data),
-            interrupt: () => sandbox.interrupt(),
-            resizeTerminal: (size) => sandbox.resizeTerminal(size),
-            readDir: (path) => sandbox.readDir(path),
-            commands: () => sandbox.installedTools,
+        : sandboxShellHost(controller, sandbox, {
             onOutput: (stream, text) => post({ airlock: 1, type: 'output', stream, text }),
             onExit: (command, result) => {
               const event = { airlock: 1, type: 'exit', command, exitCode: result?.exitCode ?? 1, errorClass: result?.errorClass ?? null } as const;
@@ -59,7 +54,7 @@ export function EmbedApp({ controller, config }: { controller: PlaygroundControl
               waiter?.({ event, result });
               for (const wake of idleWaiters.current.splice(0)) wake();
             },
-          },
+          }),
     [sandbox, controller],
   );
 
