@@ -6,14 +6,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { serverConfig, startServer } from '../server/main.js';
 import { percentile, type BenchRow } from './report.js';
 
 const GROUP = 'playground';
 // AIRLOCK_BENCH_WEB names another build to measure (e.g. one of an older commit, for a
-// before/after comparison at the same load).
+// before/after comparison at the same load). AIRLOCK_BENCH_WEB_REF names a reference build
+// (e.g. the commit before a change): the first-prompt runs alternate between the two, each
+// figure beside the reference's, as the load on a shared machine moves. AIRLOCK_BENCH_RUNS
+// sets how many (default 3 cold, and 3 warm reloads); AIRLOCK_BENCH_ONLY_START=1 stops after them.
 const webRoot = process.env.AIRLOCK_BENCH_WEB ?? fileURLToPath(new URL('../dist/web', import.meta.url));
+const referenceRoot = process.env.AIRLOCK_BENCH_WEB_REF;
+const startRuns = Number(process.env.AIRLOCK_BENCH_RUNS ?? 3);
 
 async function firstPromptMs(page: Page): Promise<number> {
   // Polling injects Playwright's script into the page, 20-45 ms of its main thread while it
@@ -22,6 +27,27 @@ async function firstPromptMs(page: Page): Promise<number> {
   await page.waitForTimeout(1500);
   await page.waitForFunction(() => performance.getEntriesByName('airlock-first-prompt').length > 0, undefined, { timeout: 60_000 });
   return page.evaluate(() => (performance.getEntriesByName('airlock-first-prompt')[0] as PerformanceEntry).startTime);
+}
+
+/** The first prompt of a first visit: a fresh context (empty HTTP cache, no IndexedDB). */
+async function coldStart(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(`${url}?ws=bench-cold`);
+    return await firstPromptMs(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/** A first load whose cache then holds the modules' compiled code, for warm reloads. */
+async function warmUp(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}?ws=bench`);
+  await firstPromptMs(page);
+  // Chromium stores a wasm module's compiled code in the HTTP cache once its optimizing
+  // tier has finished, a moment after the first load: a warm cache is one that has it.
+  await page.waitForTimeout(3000);
 }
 
 function median(values: number[]): number {
@@ -34,33 +60,39 @@ export async function run(): Promise<BenchRow[]> {
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   console.log(`bench: playground: ${webRoot}, load average ${load} on ${availableParallelism()} cores`);
   const server = await startServer(serverConfig({ server: { port: 0, web: webRoot }, log: { level: 'warn' } }));
+  const reference = referenceRoot === undefined ? undefined : await startServer(serverConfig({ server: { port: 0, web: referenceRoot }, log: { level: 'warn' } }));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   const rows: BenchRow[] = [];
   try {
-    // Cold: a fresh context each time (empty HTTP cache, empty IndexedDB).
-    const cold: number[] = [];
-    for (let i = 0; i < 3; i += 1) {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.goto(`${server.url}?ws=bench-cold`);
-      cold.push(await firstPromptMs(page));
-      await context.close();
+    const ours = { cold: [] as number[], warm: [] as number[] };
+    const theirs = { cold: [] as number[], warm: [] as number[] };
+    for (let i = 0; i < startRuns; i += 1) {
+      // Cold: a fresh context each time (empty HTTP cache, empty IndexedDB).
+      ours.cold.push(await coldStart(browser, server.url));
+      if (reference !== undefined) theirs.cold.push(await coldStart(browser, reference.url));
     }
-    rows.push({ group: GROUP, name: 'time to first prompt, cold cache (median of 3)', value: median(cold), unit: 'ms', target: '≤ 600 ms' });
-
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}?ws=bench`);
-    await firstPromptMs(page);
-    // Chromium stores a wasm module's compiled code in the HTTP cache once its optimizing
-    // tier has finished, a moment after the first load: a warm cache is one that has it.
-    await page.waitForTimeout(3000);
-    const warm: number[] = [];
-    for (let i = 0; i < 3; i += 1) {
+    await warmUp(page, server.url);
+    const referenceContext = reference === undefined ? undefined : await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const referencePage = await referenceContext?.newPage();
+    if (referencePage !== undefined && reference !== undefined) await warmUp(referencePage, reference.url);
+    for (let i = 0; i < startRuns; i += 1) {
       await page.reload();
-      warm.push(await firstPromptMs(page));
+      ours.warm.push(await firstPromptMs(page));
+      if (referencePage === undefined) continue;
+      await referencePage.reload();
+      theirs.warm.push(await firstPromptMs(referencePage));
     }
-    rows.push({ group: GROUP, name: 'time to first prompt, warm cache (median of 3)', value: median(warm), unit: 'ms', target: '≤ 200 ms' });
+    await referenceContext?.close();
+    const against = (values: number[]): Pick<BenchRow, 'reference' | 'referenceLabel'> => (reference === undefined ? {} : { reference: median(values), referenceLabel: 'reference build' });
+    console.log(`bench: playground: first prompt cold ${ours.cold.map(Math.round).join(', ')} ms, warm ${ours.warm.map(Math.round).join(', ')} ms${reference === undefined ? '' : `; reference build cold ${theirs.cold.map(Math.round).join(', ')} ms, warm ${theirs.warm.map(Math.round).join(', ')} ms`}`);
+    rows.push({ group: GROUP, name: `time to first prompt, cold cache (median of ${startRuns})`, value: median(ours.cold), unit: 'ms', target: '≤ 600 ms', ...against(theirs.cold) });
+    rows.push({ group: GROUP, name: `time to first prompt, warm cache (median of ${startRuns})`, value: median(ours.warm), unit: 'ms', target: '≤ 200 ms', ...against(theirs.warm) });
+    if (process.env.AIRLOCK_BENCH_ONLY_START === '1') {
+      await context.close();
+      return rows;
+    }
 
     // Keystroke to echo: from the keydown to the terminal's DOM showing the change.
     await page.evaluate(() => {
@@ -124,6 +156,7 @@ export async function run(): Promise<BenchRow[]> {
   } finally {
     await browser.close();
     await server.close();
+    await reference?.close();
   }
   return rows;
 }
