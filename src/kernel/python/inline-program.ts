@@ -38,8 +38,8 @@ import type { Syscalls } from '../sys/syscalls.js';
 import type { ChannelMessage } from './channel.js';
 import { KernelClient, type KernelTransport } from './kernel-client.js';
 import type { CreatePyodideModule, PyodideAssets } from './pyodide-boot.js';
-import type { PythonRequest, StartInfo } from './protocol.js';
-import { asPythonError, safeIsatty, serveSyscallInline, writeError } from './syscall-server.js';
+import type { PythonRequest } from './protocol.js';
+import { asPythonError, serveSyscallInline, startInfo, writeError } from './syscall-server.js';
 import { bootWithFallback, runPythonProcess } from './worker-runtime.js';
 
 export interface InlinePythonOptions {
@@ -100,7 +100,7 @@ class InlineSession implements KernelTransport {
     const request = message.json as PythonRequest;
     switch (request.op) {
       case 'ready':
-        return answer(this.startInfo());
+        return answer(startInfo(this.process, this.sys));
       case 'exit':
         this.exitStatus = typeof request.status === 'number' ? request.status & 0xff : 1;
         return answer(undefined);
@@ -146,16 +146,6 @@ class InlineSession implements KernelTransport {
     } catch (error) {
       if (!(error instanceof KernelError) && !(error instanceof ProcessKilled)) throw error;
     }
-  }
-
-  private startInfo(): StartInfo {
-    const process = this.process;
-    return {
-      argv: process.argv, env: process.env, cwd: process.cwd, pid: process.pid, ppid: process.ppid,
-      tty: [0, 1, 2].map((fd) => safeIsatty(this.sys, fd)) as [boolean, boolean, boolean],
-      interruptible: true,
-      memoryBytes: this.sys.memoryLimitBytes(),
-    };
   }
 }
 

@@ -15,7 +15,7 @@ import { Errno } from '../errno.js';
 import type { OpenFlags } from '../sys/open.js';
 import type { EmAttr, EmFS, EmFilesystem, EmMount, EmNode, EmNodeOps, EmSetAttr, EmStream, EmStreamOps } from './emscripten-types.js';
 import { SyscallError, type KernelClient } from './kernel-client.js';
-import type { WireStat } from './protocol.js';
+import type { TopLevelEntry, WireStat } from './protocol.js';
 
 // musl's open flags (Emscripten's libc).
 const O_ACCMODE = 3;
@@ -61,7 +61,7 @@ function attrOf(stat: WireStat): EmAttr {
 
 export interface KernelFsOptions {
   /** Top-level names of the kernel's root to mount ('lib' is Pyodide's and is skipped). */
-  topLevel: Array<{ name: string; kind: WireStat['kind']; target?: string }>;
+  topLevel: TopLevelEntry[];
 }
 
 /** Installs the kernel filesystem into Emscripten's FS. Returns the stream factory for fds 0-2. */

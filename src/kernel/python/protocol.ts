@@ -19,6 +19,14 @@ export interface WireStat {
   dev: number;
 }
 
+/** A name in the kernel's root, as the worker mounts it (kernel-fs.ts). */
+export interface TopLevelEntry {
+  name: string;
+  kind: WireStat['kind'];
+  /** A symlink's target. */
+  target?: string;
+}
+
 /** The process a ready worker is to become. */
 export interface StartInfo {
   argv: string[];
@@ -32,6 +40,12 @@ export interface StartInfo {
   interruptible: boolean;
   /** The interpreter's memory may not grow past this (limits.memoryBytes): MemoryError beyond. */
   memoryBytes: number;
+  /**
+   * The root's listing, which the worker's kernel filesystem is mounted for: sent with the
+   * process because asking for it took ~45 round trips (a readdir, a stat per name, a
+   * readlink per link) at every start, the largest part of a reused worker's start-up.
+   */
+  topLevel: TopLevelEntry[];
 }
 
 /** A child's descriptors: child fd -> the Python process's kernel fd. */

@@ -20,8 +20,8 @@ import type { ExternalProgram } from '../sys/external-program.js';
 import type { Process } from '../proc/process.js';
 import type { Syscalls } from '../sys/syscalls.js';
 import { ChannelServer } from './channel.js';
-import type { PythonRequest, StartInfo } from './protocol.js';
-import { asPythonError, safeIsatty, serveSyscall, writeError } from './syscall-server.js';
+import type { PythonRequest } from './protocol.js';
+import { asPythonError, serveSyscall, startInfo, writeError } from './syscall-server.js';
 
 /** What a platform passes to a new Python worker. */
 export interface PythonWorkerInit {
@@ -251,13 +251,7 @@ export class PythonProgram implements ExternalProgram {
 
   private async serve(worker: Spare, process: Process, sys: Syscalls): Promise<number> {
     const { channel, interrupt } = worker;
-    const start: StartInfo = {
-      argv: process.argv, env: process.env, cwd: process.cwd, pid: process.pid, ppid: process.ppid,
-      tty: [0, 1, 2].map((fd) => safeIsatty(sys, fd)) as [boolean, boolean, boolean],
-      interruptible: true,
-      memoryBytes: sys.memoryLimitBytes(),
-    };
-    channel.answer({ json: { ok: true, value: start } });
+    channel.answer({ json: { ok: true, value: startInfo(process, sys) } });
     // Ctrl-C is KeyboardInterrupt, as in CPython: the REPL and `except KeyboardInterrupt`
     // go on; a program that lets it propagate exits 130.
     process.interruptHandler = () => Atomics.store(interrupt, 0, SIGINT);

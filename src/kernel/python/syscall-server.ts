@@ -10,7 +10,8 @@ import { ProcessKilled } from '../proc/exit.js';
 import type { StatInfo } from '../fd/description.js';
 import { AT_FDCWD, kindOf, type OpenFlags, type Syscalls, type TimeSpec } from '../sys/syscalls.js';
 import type { Waiting } from '../fd/blocker.js';
-import type { PythonRequest, WireStat } from './protocol.js';
+import type { Process } from '../proc/process.js';
+import type { PythonRequest, StartInfo, TopLevelEntry, WireStat } from './protocol.js';
 
 export interface Served {
   value?: unknown;
@@ -193,6 +194,31 @@ function* serveSteps(sys: Syscalls, request: PythonRequest, data: Uint8Array | u
 export function asPythonError(error: unknown): KernelError | ProcessKilled {
   if (error instanceof KernelError || error instanceof ProcessKilled) return error;
   throw error;
+}
+
+/** What a Python worker is told when it becomes `process` (protocol.ts). */
+export function startInfo(process: Process, sys: Syscalls): StartInfo {
+  return {
+    argv: process.argv, env: process.env, cwd: process.cwd, pid: process.pid, ppid: process.ppid,
+    tty: [0, 1, 2].map((fd) => safeIsatty(sys, fd)) as [boolean, boolean, boolean],
+    interruptible: true,
+    memoryBytes: sys.memoryLimitBytes(),
+    topLevel: topLevelListing(sys),
+  };
+}
+
+/** The root's names with their kinds (a name removed meanwhile is left out). */
+function topLevelListing(sys: Syscalls): TopLevelEntry[] {
+  const entries: TopLevelEntry[] = [];
+  for (const { name } of sys.listdir(AT_FDCWD, '/')) {
+    try {
+      const kind = kindOf(sys.statat(AT_FDCWD, `/${name}`, false));
+      entries.push({ name, kind, target: kind === 'symlink' ? sys.readlinkat(AT_FDCWD, `/${name}`) : undefined });
+    } catch (error) {
+      if (!(error instanceof KernelError)) throw error;
+    }
+  }
+  return entries;
 }
 
 /** Whether `fd` is a terminal; false when the fd is not open (the answer a start-up needs). */

@@ -15,7 +15,7 @@ import { bootPyodide, PyodideBootError, type BootedPyodide, type CreatePyodideMo
 import type { InterpreterSeal } from './interpreter-seal.js';
 import { installKernelDevice, type KernelDeviceServer } from './kernel-device.js';
 import { neuterPyodide } from './pyodide-neuter.js';
-import type { PythonRequest, StartInfo } from './protocol.js';
+import type { PythonRequest, StartInfo, TopLevelEntry } from './protocol.js';
 import { DRIVER_SOURCE, EVENT_LOOP_SOURCE, EXTENSIONS_SOURCE, NETWORK_SOURCE, PRELUDE_SOURCE, SANDBOX_SOURCE } from './py/sources.js';
 import { DATA_CAPACITY } from './channel.js';
 
@@ -212,12 +212,8 @@ export function runPythonProcess(kernel: KernelClient, booted: BootedPyodide, in
 }
 
 /** Mounts the kernel filesystem (once per worker, again if the root's listing changed) and takes the image. */
-function attachFilesystem(session: Session): KernelStreams {
+function attachFilesystem(session: Session, topLevel: TopLevelEntry[]): KernelStreams {
   const { kernel, FS } = session;
-  const topLevel = kernel.readdir('/').map((name) => {
-    const stat = kernel.stat(`/${name}`, false);
-    return { name, kind: stat.kind, target: stat.kind === 'symlink' ? kernel.readlink(`/${name}`) : undefined };
-  });
   const key = JSON.stringify(topLevel);
   if (session.mounted?.topLevel === key) return session.mounted.streams;
   // Mounted again over the image's mounts: that state is not the image's any more.
@@ -238,7 +234,7 @@ function becomeProcess(session: Session, start: StartInfo): number {
   const { kernel, FS, main, local } = session;
   const seal = session.booted.seal;
   try {
-    const streams = attachFilesystem(session);
+    const streams = attachFilesystem(session, start.topLevel);
     local.streams = streams;
     // A descriptor the parent closed (python3 <&-) stays closed for Python too.
     for (const [fd, flags] of [[0, O_RDONLY], [1, O_WRONLY], [2, O_WRONLY]] as const) {
