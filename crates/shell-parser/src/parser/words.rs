@@ -132,21 +132,7 @@ impl<'a> Parser<'a> {
                     self.bump();
                     break;
                 }
-                Some(b'\\') => match self.peek_at(1) {
-                    Some(c @ (b'$' | b'`' | b'"' | b'\\')) => {
-                        literal.push(c);
-                        self.bump();
-                        self.bump();
-                    }
-                    Some(b'\n') => {
-                        self.bump();
-                        self.bump();
-                    }
-                    _ => {
-                        literal.push(b'\\');
-                        self.bump();
-                    }
-                },
+                Some(b'\\') => self.quoted_backslash(&mut literal, b"$`\"\\"),
                 Some(b'$') => {
                     flush_quoted(&mut literal, &mut parts);
                     parts.push(self.parse_dollar(true)?);
@@ -263,32 +249,33 @@ impl<'a> Parser<'a> {
         sub
     }
 
+    /// A backslash inside double-quote-like text: before a byte of `escapes` it quotes that
+    /// byte, before a newline both vanish (a line continuation), else it stays itself.
+    fn quoted_backslash(&mut self, literal: &mut Vec<u8>, escapes: &[u8]) {
+        match self.peek_at(1) {
+            Some(next) if escapes.contains(&next) => {
+                literal.push(next);
+                self.bump();
+                self.bump();
+            }
+            Some(b'\n') => {
+                self.bump();
+                self.bump();
+            }
+            _ => {
+                literal.push(b'\\');
+                self.bump();
+            }
+        }
+    }
+
     /// Reads all remaining input as one double-quote-like text.
     pub(crate) fn read_embedded(&mut self, mode: Embedded) -> Result<Vec<WordPart>, ParseError> {
         let mut parts = Vec::new();
         let mut literal = Vec::new();
         while let Some(c) = self.peek() {
             match c {
-                b'\\' => match self.peek_at(1) {
-                    Some(next @ (b'$' | b'`' | b'\\')) => {
-                        literal.push(next);
-                        self.bump();
-                        self.bump();
-                    }
-                    Some(b'"') if mode == Embedded::Arith => {
-                        literal.push(b'"');
-                        self.bump();
-                        self.bump();
-                    }
-                    Some(b'\n') => {
-                        self.bump();
-                        self.bump();
-                    }
-                    _ => {
-                        literal.push(b'\\');
-                        self.bump();
-                    }
-                },
+                b'\\' => self.quoted_backslash(&mut literal, if mode == Embedded::Arith { b"$`\\\"" } else { b"$`\\" }),
                 b'"' if mode == Embedded::Arith => {
                     self.bump();
                 }
