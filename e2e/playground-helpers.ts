@@ -1,7 +1,7 @@
 // Helpers for the playground specs: open the page on a fresh workspace, type into the
 // terminal, read what it shows, and reach the controller for checks.
 
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export interface RunResultLike {
   exitCode: number;
@@ -78,4 +78,14 @@ export async function answerDialog(page: Page, button: string, value?: string): 
 export async function newFile(page: Page, name: string): Promise<void> {
   await page.getByRole('button', { name: 'New file' }).click();
   await answerDialog(page, 'Create', name);
+}
+
+/** Creates a file (newFile) and types `text` into its editor, not yet saved; the editor. */
+export async function typeNewFile(page: Page, name: string, text: string): Promise<Locator> {
+  await newFile(page, name);
+  const editor = page.locator('.monaco-editor').first();
+  await expect(editor).toBeVisible({ timeout: 30_000 });
+  await editor.click();
+  await page.keyboard.type(text);
+  return editor;
 }

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { expect, test, type Page } from '@playwright/test';
 import { writeTar } from '../src/ui/workspace/tar.js';
-import { answerDialog, dialog, newFile, openPlayground, sandboxRun, typeInTerminal, waitIdle, waitSaved } from './playground-helpers.js';
+import { answerDialog, dialog, newFile, openPlayground, sandboxRun, typeInTerminal, typeNewFile, waitIdle, waitSaved } from './playground-helpers.js';
 
 async function importFile(page: Page, name: string, buffer: Buffer): Promise<void> {
   if (!(await page.getByTestId('import-input').count())) await page.getByRole('button', { name: 'Sessions' }).click();
@@ -76,11 +76,7 @@ test('a zip archive imports in the browser: asked first, its files and folders i
 
 test('renaming an open file in the tree moves its tab; saving does not bring the old file back', async ({ page }) => {
   await openPlayground(page);
-  await newFile(page, 'draft.sh');
-  const editor = page.locator('.monaco-editor').first();
-  await expect(editor).toBeVisible({ timeout: 30_000 });
-  await editor.click();
-  await page.keyboard.type('echo drafted');
+  const editor = await typeNewFile(page, 'draft.sh', 'echo drafted');
   await page.locator('[data-path="/home/user/draft.sh"]').click();
   await page.keyboard.press('F2');
   await answerDialog(page, 'Rename', 'final.sh');
@@ -115,11 +111,7 @@ test('deleting an open file closes its tab, from the tree or from the terminal',
 
 test('editor changes are saved on their own and survive a reload', async ({ page }) => {
   const workspace = await openPlayground(page);
-  await newFile(page, 'notes.md');
-  const editor = page.locator('.monaco-editor').first();
-  await expect(editor).toBeVisible({ timeout: 30_000 });
-  await editor.click();
-  await page.keyboard.type('typed but never saved by hand');
+  await typeNewFile(page, 'notes.md', 'typed but never saved by hand');
   await expect(page.getByLabel('unsaved changes')).toHaveCount(0, { timeout: 10_000 });
   await waitSaved(page);
   await openPlayground(page, workspace);

@@ -5,7 +5,7 @@
 import { gzipSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import { writeTar } from '../src/ui/workspace/tar.js';
-import { answerDialog, newFile, openPlayground, sandboxRun, terminalLines, terminalText, typeInTerminal, waitIdle, waitSaved } from './playground-helpers.js';
+import { answerDialog, newFile, openPlayground, sandboxRun, terminalLines, terminalText, typeInTerminal, typeNewFile, waitIdle, waitSaved } from './playground-helpers.js';
 
 test('a pipeline typed in the terminal shows its output; screenshot of the main screen', async ({ page }, testInfo) => {
   await openPlayground(page);
@@ -67,11 +67,7 @@ test('edit a file in Monaco, save with Ctrl-S, run it with the Run button', asyn
 
 test('a .py file runs with python3 from the Run button', async ({ page }) => {
   await openPlayground(page);
-  await newFile(page, 'calc.py');
-  const editor = page.locator('.monaco-editor').first();
-  await expect(editor).toBeVisible({ timeout: 30_000 });
-  await editor.click();
-  await page.keyboard.type('print("py says", 6 * 7)');
+  await typeNewFile(page, 'calc.py', 'print("py says", 6 * 7)');
   await page.keyboard.press('Control+S');
   await expect(page.getByLabel('unsaved changes')).toHaveCount(0);
   const hasPython = await page.evaluate(() => (window as unknown as { airlock: { controller: { view: { tools: string[] } } } }).airlock.controller.view.tools.includes('python3'));
