@@ -42,8 +42,8 @@ export class Sandbox extends SandboxCore {
    * make it sooner. Progress of the downloads goes to `onProgress`.
    */
   static prestart(options: Pick<BrowserSandboxOptions, 'wasmBaseUrl' | 'wasmManifest' | 'onProgress'> & { messageBytes?: number } = {}): void {
-    const platform = browserPlatform(createWorker, options, { createSnapshotBuilder });
-    platform.modules().catch(() => undefined);
+    // The worker first: its script must download and run before it can take init, and the
+    // playground's <head> has started the shell module's download already.
     if (spare === undefined) {
       const name = kernelWorkerName(options.messageBytes ?? DEFAULT_LIMITS.messageBytes);
       const worker = new KernelWorker({ name });
@@ -57,6 +57,7 @@ export class Sandbox extends SandboxCore {
       });
       spare = started;
     }
+    browserPlatform(createWorker, options, { createSnapshotBuilder }).modules().catch(() => undefined);
   }
 
   /**
