@@ -63,6 +63,29 @@ impl<'a> JsonParser<'a> {
         }
     }
 
+    /// The comma-separated members of an object or array, from its opening bracket to
+    /// `close`: `item` reads each one.
+    fn items(&mut self, close: u8, mut item: impl FnMut(&mut Self) -> Result<(), String>) -> Result<(), String> {
+        self.pos += 1;
+        self.space();
+        if self.bytes.get(self.pos) == Some(&close) {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            item(self)?;
+            self.space();
+            match self.bytes.get(self.pos) {
+                Some(b',') => self.pos += 1,
+                Some(c) if *c == close => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(format!("expected , or {} at byte {}", close as char, self.pos)),
+            }
+        }
+    }
+
     fn value(&mut self) -> Result<Json, String> {
         self.space();
         self.depth += 1;
@@ -71,52 +94,23 @@ impl<'a> JsonParser<'a> {
         }
         let value = match self.bytes.get(self.pos) {
             Some(b'{') => {
-                self.pos += 1;
                 let mut map = BTreeMap::new();
-                self.space();
-                if self.bytes.get(self.pos) == Some(&b'}') {
-                    self.pos += 1;
-                } else {
-                    loop {
-                        self.space();
-                        let key = self.string()?;
-                        self.space();
-                        self.expect(":")?;
-                        let value = self.value()?;
-                        map.insert(key, value);
-                        self.space();
-                        match self.bytes.get(self.pos) {
-                            Some(b',') => self.pos += 1,
-                            Some(b'}') => {
-                                self.pos += 1;
-                                break;
-                            }
-                            _ => return Err(format!("expected , or }} at byte {}", self.pos)),
-                        }
-                    }
-                }
+                self.items(b'}', |p| {
+                    p.space();
+                    let key = p.string()?;
+                    p.space();
+                    p.expect(":")?;
+                    map.insert(key, p.value()?);
+                    Ok(())
+                })?;
                 Json::Object(map)
             }
             Some(b'[') => {
-                self.pos += 1;
                 let mut items = Vec::new();
-                self.space();
-                if self.bytes.get(self.pos) == Some(&b']') {
-                    self.pos += 1;
-                } else {
-                    loop {
-                        items.push(self.value()?);
-                        self.space();
-                        match self.bytes.get(self.pos) {
-                            Some(b',') => self.pos += 1,
-                            Some(b']') => {
-                                self.pos += 1;
-                                break;
-                            }
-                            _ => return Err(format!("expected , or ] at byte {}", self.pos)),
-                        }
-                    }
-                }
+                self.items(b']', |p| {
+                    items.push(p.value()?);
+                    Ok(())
+                })?;
                 Json::Array(items)
             }
             Some(b'"') => Json::String(self.string()?),
@@ -202,6 +196,13 @@ impl<'a> JsonParser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn arrays_and_unclosed_members() {
+        assert!(matches!(parse(r#"[1, [], {}, ["a"]]"#), Ok(Json::Array(items)) if items.len() == 4));
+        assert_eq!(parse("[1 2]").err().as_deref(), Some("expected , or ] at byte 3"));
+        assert_eq!(parse(r#"{"a":1 "#).err().as_deref(), Some("expected , or } at byte 7"));
+    }
 
     #[test]
     fn parses_a_run_request() {
