@@ -28,6 +28,15 @@ impl<'a, 'io> Interp<'a, 'io> {
         Ok(out)
     }
 
+    /// The element of array `id` a place names (created if missing).
+    fn element(&mut self, id: usize, int: Option<i32>, text: &[u8]) -> &mut Value {
+        let key = match int {
+            Some(k) => Key::Int(k),
+            None => Key::Str(text),
+        };
+        self.arrays[id].get_or_insert(key)
+    }
+
     /// Evaluates subscripts into `buf` (joined with SUBSEP) and classifies the key: an
     /// integer key needs no text.
     pub fn subscript(&mut self, subs: &[Expr], buf: &mut Vec<u8>) -> R<Option<i32>> {
@@ -82,11 +91,7 @@ impl<'a, 'io> Interp<'a, 'io> {
             Place::Var(v) => self.read_var(*v),
             Place::Field(n) => Ok(self.field_value(*n)),
             Place::Elem(id, int, buf) => {
-                let key = match int {
-                    Some(k) => Key::Int(*k),
-                    None => Key::Str(buf),
-                };
-                Ok(self.arrays[*id].get_or_insert(key).clone())
+                Ok(self.element(*id, *int, buf).clone())
             }
         }
     }
@@ -124,11 +129,7 @@ impl<'a, 'io> Interp<'a, 'io> {
         }
         let place = self.place(lv)?;
         if let Place::Elem(id, int, buf) = &place {
-            let key = match int {
-                Some(k) => Key::Int(*k),
-                None => Key::Str(buf),
-            };
-            let slot = self.arrays[*id].get_or_insert(key);
+            let slot = self.element(*id, *int, buf);
             let old = slot.to_num();
             *slot = Value::Num(old + delta);
             if let Place::Elem(_, _, buf) = place {
@@ -246,11 +247,7 @@ impl<'a, 'io> Interp<'a, 'io> {
         }
         let place = self.place(lv)?;
         if let Place::Elem(id, int, buf) = &place {
-            let key = match int {
-                Some(k) => Key::Int(*k),
-                None => Key::Str(buf),
-            };
-            let slot = self.arrays[*id].get_or_insert(key);
+            let slot = self.element(*id, *int, buf);
             let n = arith(op, slot.to_num(), r)?;
             *slot = Value::Num(n);
             if let Place::Elem(_, _, buf) = place {
