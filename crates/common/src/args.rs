@@ -148,6 +148,9 @@ pub struct Command<'a> {
     /// What a missing operand is called in that error: `operand`, or `file operand` (touch,
     /// truncate).
     pub missing: &'a str,
+    /// The options every command accepts besides its own, in [`table`]'s form: `--help` and
+    /// `--version`; empty for a tool that has neither (ncurses' clear knows only `-V`).
+    pub standard: &'static str,
 }
 
 /// A command's own report of a bad option (a struct: rustc 1.63, which builds the wasm,
@@ -161,7 +164,7 @@ impl<'a> Command<'a> {
 
     /// A command whose options are one string in [`table`]'s form.
     pub const fn compact(name: &'a str, opts: &'static str, help: &'a str) -> Command<'a> {
-        Command { name, spec: &[], opts, help, usage_status: 1, order: Order::Permute, usage_error: None, version: "", min_operands: 0, max_operands: usize::MAX, missing: "operand" }
+        Command { name, spec: &[], opts, help, usage_status: 1, order: Order::Permute, usage_error: None, version: "", min_operands: 0, max_operands: usize::MAX, missing: "operand", standard: STANDARD }
     }
 
     /// The same command taking between `min` and `max` operands (see [`Command::operands`]).
@@ -180,6 +183,21 @@ impl<'a> Command<'a> {
         // As in GNU's tools, a failed write of the help text is left to the final flush.
         let _ = io.out(text.as_bytes());
         true
+    }
+
+    /// For commands whose every word is an operand, even one starting with `-` (expr,
+    /// printf): `--help` and `--version` only as the sole argument (as [`Command::sole`]),
+    /// one leading `--` dropped, and the rest counted as [`Command::operands`] counts them.
+    pub fn words(&self, args: &[OsString], io: &mut Io) -> Result<Vec<OsString>, UError> {
+        if self.sole(args, io) {
+            return Err(UError::exit(0));
+        }
+        let mut words = args.get(1..).unwrap_or(&[]).to_vec();
+        if words.first().map_or(false, |w| w == "--") {
+            words.remove(0);
+        }
+        self.count(&words, self.min_operands, self.max_operands)?;
+        Ok(words)
     }
 
     fn help_text(&self, io: &Io) -> String {
@@ -204,7 +222,7 @@ impl<'a> Command<'a> {
     pub fn options_after_name(&self, args: &[OsString], io: &mut Io, each: &mut dyn FnMut(&mut Io, Parsed) -> Result<(), UError>) -> Result<(), UError> {
         let mut spec = table(self.opts);
         spec.extend_from_slice(self.spec);
-        spec.extend(table(STANDARD));
+        spec.extend(table(self.standard));
         let parsed = parse(args, &spec, self.order).map_err(|e| match self.usage_error {
             Some(UsageError(report)) => report(io, e),
             None => UError::usage(self.usage_status, e),

@@ -43,6 +43,14 @@ impl UError {
     }
 }
 
+/// A bare message is GNU's `error (EXIT_FAILURE, 0, ...)`: status 1. It lets a command's
+/// helpers word their errors as `Result<_, String>` and `?` them into the command's result.
+impl From<String> for UError {
+    fn from(message: String) -> UError {
+        UError::new(1, message)
+    }
+}
+
 impl std::fmt::Display for UError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)

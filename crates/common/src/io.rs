@@ -132,6 +132,19 @@ pub fn for_each_line(reader: &mut dyn BufRead, delimiter: u8, mut f: impl FnMut(
     }
 }
 
+/// The names a `--files0-from=LIST` option reads (wc, du, sort): NUL-separated, from the
+/// file LIST or stdin for `-`; a trailing NUL ends the last name rather than adding an empty one.
+pub fn read_names0(list: &OsStr, stdin: &mut dyn BufRead) -> io::Result<Vec<std::ffi::OsString>> {
+    let mut input = open_input(list, stdin)?;
+    let mut data = Vec::new();
+    input.reader().read_to_end(&mut data)?;
+    let mut names: Vec<std::ffi::OsString> = data.split(|b| *b == 0).map(crate::args::bytes_os).collect();
+    if data.last() == Some(&0) || data.is_empty() {
+        names.pop();
+    }
+    Ok(names)
+}
+
 /// Reads everything from `reader`.
 pub fn read_all(reader: &mut dyn Read) -> io::Result<Vec<u8>> {
     let mut out = Vec::new();

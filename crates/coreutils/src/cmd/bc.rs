@@ -18,45 +18,36 @@ mod parse;
 
 use std::ffi::OsString;
 
-use common::args::{parse as parse_args, Order, Parsed};
-use common::Io;
+use common::args::{ArgError, UsageError};
+use common::{Command, Io, UError};
 
 use exec::{Flow, Interp};
 use parse::{Parser, Unit};
 
 const SPEC: &str = "mathlib,l quiet,q standard,s warn,w interactive,i help,h version,v";
 
+const USAGE: &str = "usage: {name} [options] [file ...]\n  -h  --help         print this usage and exit\n  -i  --interactive  force interactive mode\n  -l  --mathlib      use the predefined math routines\n  -q  --quiet        don't print initial banner\n  -s  --standard     non-standard bc constructs are errors\n  -w  --warn         warn about non-standard bc constructs\n  -v  --version      print version information and exit\n";
+
+/// GNU bc answers a bad option with its usage on stderr.
+const BC: Command = Command { usage_error: Some(UsageError(usage_error)), ..Command::compact("bc", SPEC, USAGE) };
+
+fn usage_error(io: &mut Io, error: ArgError) -> UError {
+    io.error(error);
+    let _ = io.stderr.write_all(USAGE.replace("{name}", &io.name).as_bytes());
+    UError::exit(1)
+}
+
 enum Outcome {
     Continue,
     Quit,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse_args(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(e);
-            let _ = io.stderr.write_all(usage(&io.name).as_bytes());
-            return 1;
-        }
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut mathlib = false;
-    let mut files = Vec::new();
-    for item in parsed {
-        match item {
-            Parsed::Opt { id: "mathlib", .. } => mathlib = true,
-            Parsed::Opt { id: "help", .. } => {
-                let _ = io.out(usage(&io.name).as_bytes());
-                return 0;
-            }
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("bc").as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(f) => files.push(f),
-        }
-    }
+    let files = BC.operands(&args, io, &mut |_, id, _| {
+        mathlib |= id == "mathlib";
+        Ok(())
+    })?;
     let line_len = match std::env::var("BC_LINE_LENGTH").ok().and_then(|v| v.trim().parse::<i64>().ok()) {
         Some(0) => 0,
         Some(n) if n >= 3 => n as usize,
@@ -69,20 +60,19 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             Err(_) => {
                 let _ = io.stdout.flush();
                 let _ = writeln!(io.stderr, "File {} is unavailable.", file.to_string_lossy());
-                return 1;
+                return Ok(1);
             }
         };
         if let Outcome::Quit = execute(&text, &file.to_string_lossy(), &mut interp, io) {
-            return 0;
+            return Ok(0);
         }
     }
     let mut text = Vec::new();
     if let Err(e) = io.stdin.read_to_end(&mut text) {
-        io.error(common::strerror(&e));
-        return 1;
+        return Err(UError::new(1, common::strerror(&e)));
     }
     execute(&text, "(standard_in)", &mut interp, io);
-    0
+    Ok(0)
 }
 
 /// Parses and runs one input; Quit when `quit` or `halt` ended bc.
@@ -139,11 +129,4 @@ fn flush(interp: &mut Interp, io: &mut Io) {
         let _ = io.out(&interp.out);
         interp.out.clear();
     }
-}
-
-fn usage(name: &str) -> String {
-    format!(
-        "usage: {} [options] [file ...]\n  -h  --help         print this usage and exit\n  -i  --interactive  force interactive mode\n  -l  --mathlib      use the predefined math routines\n  -q  --quiet        don't print initial banner\n  -s  --standard     non-standard bc constructs are errors\n  -w  --warn         warn about non-standard bc constructs\n  -v  --version      print version information and exit\n",
-        name
-    )
 }

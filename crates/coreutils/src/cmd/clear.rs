@@ -4,38 +4,36 @@
 
 use std::ffi::OsString;
 
-use common::args::{parse, Order, Parsed};
-use common::Io;
+use common::args::{ArgError, UsageError};
+use common::{Command, Io, UError};
 
 const SPEC: &str = "keep-scrollback=x term=T: version=V";
 
 const USAGE: &str = "Usage: clear [options]\n\nOptions:\n  -T TERM     use this instead of $TERM\n  -V          print curses-version\n  -x          do not try to clear scrollback\n";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(e);
-            let _ = io.stderr.write_all(USAGE.as_bytes());
-            return 1;
-        }
-    };
+/// ncurses' clear has no --help or --version (only -V), and answers a bad option or an
+/// operand with its usage on stderr.
+const CLEAR: Command = Command { standard: "", usage_error: Some(UsageError(usage_error)), ..Command::compact("clear", SPEC, USAGE) };
+
+fn usage_error(io: &mut Io, error: ArgError) -> UError {
+    io.error(error);
+    let _ = io.stderr.write_all(USAGE.as_bytes());
+    UError::exit(1)
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut scrollback = true;
-    for item in parsed {
-        match item {
-            Parsed::Opt { id: "keep-scrollback", .. } => scrollback = false,
-            Parsed::Opt { id: "version", .. } => {
-                let _ = io.out(common::version_text("clear").as_bytes());
-                return 0;
-            }
-            Parsed::Opt { .. } => {}
-            Parsed::Operand(_) => {
-                let _ = io.stderr.write_all(USAGE.as_bytes());
-                return 1;
-            }
+    let operands = CLEAR.operands(&args, io, &mut |_, id, _| {
+        if id == "keep-scrollback" {
+            scrollback = false;
         }
+        Ok(())
+    })?;
+    if !operands.is_empty() {
+        let _ = io.stderr.write_all(USAGE.as_bytes());
+        return Ok(1);
     }
     let sequence: &[u8] = if scrollback { b"\x1b[H\x1b[2J\x1b[3J" } else { b"\x1b[H\x1b[2J" };
     let _ = io.out(sequence);
-    0
+    Ok(0)
 }

@@ -7,9 +7,9 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
 
-use common::args::{os_bytes, parse, Order, Parsed};
+use common::args::{os_bytes, ArgError, UsageError};
 use common::io::{quote, BUFFER_SIZE};
-use common::{strerror, Io};
+use common::{strerror, Command, Io, UError};
 
 const SPEC: &str = "print-bytes,b ignore-initial,i: verbose,l bytes,n: quiet,s quiet=silent help version,v";
 
@@ -62,65 +62,55 @@ fn parse_size(text: &str) -> Option<u64> {
     }
 }
 
-fn usage(io: &mut Io, message: &str) -> i32 {
-    let _ = writeln!(io.stderr, "{}: {}", io.name, message);
-    let _ = writeln!(io.stderr, "{}: Try '{} --help' for more information.", io.name, io.name);
-    2
+/// GNU cmp words its usage errors with its name on the hint line too.
+const CMP: Command = Command { usage_error: Some(UsageError(bad_option)), ..Command::compact("cmp", SPEC, HELP) };
+
+fn bad_option(io: &mut Io, error: ArgError) -> UError {
+    usage(io, &error.to_string())
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return usage(io, &e.to_string()),
-    };
+fn usage(io: &mut Io, message: &str) -> UError {
+    let _ = writeln!(io.stderr, "{}: {}", io.name, message);
+    let _ = writeln!(io.stderr, "{}: Try '{} --help' for more information.", io.name, io.name);
+    UError::exit(2)
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut options = Options { mode: Mode::First, print_bytes: false, skip: [0, 0], limit: None };
     let mut verbose = false;
     let mut silent = false;
-    let mut operands: Vec<OsString> = Vec::new();
-    for item in parsed {
-        match item {
-            Parsed::Operand(o) => operands.push(o),
-            Parsed::Opt { id, value } => {
-                let value = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
-                match id {
-                    "print-bytes" => options.print_bytes = true,
-                    "verbose" => verbose = true,
-                    "quiet" => silent = true,
-                    "bytes" => match parse_size(&value) {
-                        Some(n) => options.limit = Some(options.limit.map_or(n, |old| old.min(n))),
-                        None => return usage(io, &format!("invalid --bytes value {}", quote(std::ffi::OsStr::new(&value)))),
-                    },
-                    "ignore-initial" => {
-                        let (first, second) = match value.find(':') {
-                            Some(colon) => (&value[..colon], Some(&value[colon + 1..])),
-                            None => (&value[..], None),
-                        };
-                        let a = parse_size(first);
-                        let b = match second {
-                            Some(s) => parse_size(s),
-                            None => a,
-                        };
-                        match (a, b) {
-                            (Some(a), Some(b)) => options.skip = [a, b],
-                            (None, _) => return usage(io, &format!("invalid --ignore-initial value {}", quote(std::ffi::OsStr::new(first)))),
-                            (_, None) => return usage(io, &format!("invalid --ignore-initial value {}", quote(std::ffi::OsStr::new(second.unwrap_or(""))))),
-                        }
-                    }
-                    "help" => {
-                        let _ = io.out(HELP.as_bytes());
-                        return 0;
-                    }
-                    "version" => {
-                        let _ = io.out(common::version_text("cmp").as_bytes());
-                        return 0;
-                    }
-                    _ => {}
+    let operands = CMP.operands(&args, io, &mut |io, id, value| {
+        let value = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+        match id {
+            "print-bytes" => options.print_bytes = true,
+            "verbose" => verbose = true,
+            "quiet" => silent = true,
+            "bytes" => match parse_size(&value) {
+                Some(n) => options.limit = Some(options.limit.map_or(n, |old| old.min(n))),
+                None => return Err(usage(io, &format!("invalid --bytes value {}", quote(std::ffi::OsStr::new(&value))))),
+            },
+            "ignore-initial" => {
+                let (first, second) = match value.find(':') {
+                    Some(colon) => (&value[..colon], Some(&value[colon + 1..])),
+                    None => (&value[..], None),
+                };
+                let a = parse_size(first);
+                let b = match second {
+                    Some(s) => parse_size(s),
+                    None => a,
+                };
+                match (a, b) {
+                    (Some(a), Some(b)) => options.skip = [a, b],
+                    (None, _) => return Err(usage(io, &format!("invalid --ignore-initial value {}", quote(std::ffi::OsStr::new(first))))),
+                    (_, None) => return Err(usage(io, &format!("invalid --ignore-initial value {}", quote(std::ffi::OsStr::new(second.unwrap_or("")))))),
                 }
             }
+            _ => {}
         }
-    }
+        Ok(())
+    })?;
     if verbose && silent {
-        return usage(io, "options -l and -s are incompatible");
+        return Err(usage(io, "options -l and -s are incompatible"));
     }
     options.mode = if silent {
         Mode::Silent
@@ -130,23 +120,23 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         Mode::First
     };
     if operands.is_empty() {
-        return usage(io, &format!("missing operand after {}", quote(args[0].as_os_str())));
+        return Err(usage(io, &format!("missing operand after {}", quote(args[0].as_os_str()))));
     }
     for k in 0..2 {
         if let Some(text) = operands.get(k + 2) {
             let text = text.to_string_lossy();
             match parse_size(&text) {
                 Some(n) => options.skip[k] = n,
-                None => return usage(io, &format!("invalid --ignore-initial value {}", quote(std::ffi::OsStr::new(text.as_ref())))),
+                None => return Err(usage(io, &format!("invalid --ignore-initial value {}", quote(std::ffi::OsStr::new(text.as_ref()))))),
             }
         }
     }
     if operands.len() > 4 {
-        return usage(io, &format!("extra operand {}", quote(&operands[4])));
+        return Err(usage(io, &format!("extra operand {}", quote(&operands[4]))));
     }
     let names = [operands[0].clone(), operands.get(1).cloned().unwrap_or_else(|| OsString::from("-"))];
     if os_bytes(&names[0]) == b"-" && os_bytes(&names[1]) == b"-" && options.skip[0] == options.skip[1] {
-        return 0;
+        return Ok(0);
     }
     let mut files: Vec<Option<BufReader<File>>> = Vec::new();
     let mut sizes: [Option<u64>; 2] = [None, None];
@@ -172,7 +162,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 if !(silent && e.raw_os_error() != Some(airlock_sys::errno::os::ISDIR)) {
                     let _ = writeln!(io.stderr, "{}: {}: {}", io.name, name.to_string_lossy(), strerror(&e));
                 }
-                return 2;
+                return Ok(2);
             }
         }
     }
@@ -184,19 +174,18 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             (Some(a), Some(b)) => (a, b),
             (None, Some(b)) => (stdin, b),
             (Some(a), None) => (a, stdin),
-            (None, None) => return 0,
+            (None, None) => return Ok(0),
         };
         compare([a, b], &options, sizes, &names, io.stdout, io.stderr, &io.name)
     };
     match result {
-        Ok(status) => status,
+        Ok(status) => Ok(status),
         Err((k, e)) => {
             if common::error::is_broken_pipe(&e) && k == 2 {
-                return 1;
+                return Ok(1);
             }
             let subject = if k < 2 { names[k].to_string_lossy().into_owned() } else { "write error".to_string() };
-            let _ = writeln!(io.stderr, "{}: {}: {}", io.name, subject, strerror(&e));
-            2
+            Err(UError::new(2, format!("{}: {}", subject, strerror(&e))))
         }
     }
 }

@@ -9,12 +9,13 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 
-use common::args::{self, Order, Parsed};
-use common::{strerror, Io};
+use common::{strerror, Command, Io, UError};
 
 use format::{Conv, Format};
 
 const SPEC: &str = "b,one-byte-octal c,one-byte-char C,canonical d,two-bytes-decimal o,two-bytes-octal x,two-bytes-hex color,L:: e,format: f,format-file: n,length: s,skip: v,no-squeezing help,h version,V";
+
+const HEXDUMP: Command = Command { version: "hexdump from util-linux 2.38.1 (Airlock)\n", ..Command::compact("hexdump", SPEC, HELP) };
 
 const ADDRESS_7: &str = "\"%07.7_Ax\\n\"";
 
@@ -33,73 +34,44 @@ fn builtin(id: &str) -> Vec<String> {
     vec![ADDRESS_7.to_string(), body.to_string()]
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match args::parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return io.usage_error(&e, 1),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut sources: Vec<Vec<u8>> = Vec::new();
     let mut length: Option<u64> = None;
     let mut skip = 0u64;
     let mut verbose = false;
-    let mut files = Vec::new();
-    for p in parsed {
-        match p {
-            Parsed::Operand(f) => files.push(f),
-            Parsed::Opt { id, value } => {
-                let value = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
-                match id {
-                    "b" | "c" | "C" | "d" | "o" | "x" => sources.extend(builtin(id).into_iter().map(String::into_bytes)),
-                    "e" => sources.push(value.into_bytes()),
-                    "f" => match std::fs::read(&value) {
-                        Ok(text) => {
-                            for line in text.split(|b| *b == b'\n') {
-                                let trimmed: Vec<u8> = line.iter().copied().skip_while(|b| b.is_ascii_whitespace()).collect();
-                                if !trimmed.is_empty() && trimmed[0] != b'#' {
-                                    sources.push(line.to_vec());
-                                }
-                            }
-                        }
-                        Err(e) => {
-                            io.error(format!("{}: {}", value, strerror(&e)));
-                            return 1;
-                        }
-                    },
-                    "n" | "s" => match super::cmd_od::parse_count(&value) {
-                        Some(v) if id == "n" => length = Some(v),
-                        Some(v) => skip = v,
-                        None => {
-                            let what = if id == "n" { "length" } else { "offset" };
-                            io.error(format!("failed to parse {}: '{}': Invalid argument", what, value));
-                            return 1;
-                        }
-                    },
-                    "v" => verbose = true,
-                    "color" => {}
-                    "help" => {
-                        let _ = io.out(HELP.as_bytes());
-                        return 0;
-                    }
-                    _ => {
-                        let _ = io.out(b"hexdump from util-linux 2.38.1 (Airlock)\n");
-                        return 0;
+    let files = HEXDUMP.operands(&args, io, &mut |_, id, value| {
+        let value = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+        match id {
+            "b" | "c" | "C" | "d" | "o" | "x" => sources.extend(builtin(id).into_iter().map(String::into_bytes)),
+            "e" => sources.push(value.into_bytes()),
+            "f" => {
+                let text = std::fs::read(&value).map_err(|e| UError::io(1, &value, &e))?;
+                for line in text.split(|b| *b == b'\n') {
+                    let trimmed: Vec<u8> = line.iter().copied().skip_while(|b| b.is_ascii_whitespace()).collect();
+                    if !trimmed.is_empty() && trimmed[0] != b'#' {
+                        sources.push(line.to_vec());
                     }
                 }
             }
+            "n" | "s" => match super::cmd_od::parse_count(&value) {
+                Some(v) if id == "n" => length = Some(v),
+                Some(v) => skip = v,
+                None => {
+                    let what = if id == "n" { "length" } else { "offset" };
+                    return Err(UError::new(1, format!("failed to parse {}: '{}': Invalid argument", what, value)));
+                }
+            },
+            "v" => verbose = true,
+            _ => {}
         }
-    }
+        Ok(())
+    })?;
     if sources.is_empty() {
         sources.extend(builtin("default").into_iter().map(String::into_bytes));
     }
     let mut formats = Vec::new();
     for s in &sources {
-        match format::parse(s) {
-            Ok(f) => formats.push(f),
-            Err(message) => {
-                io.error(message);
-                return 1;
-            }
-        }
+        formats.push(format::parse(s).map_err(|message| UError::new(1, message))?);
     }
     let block = formats.iter().map(|f| f.bytes).max().unwrap_or(0);
     format::finish(&mut formats, block);
@@ -109,15 +81,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         if !common::error::is_broken_pipe(&e) {
             io.error(strerror(&e));
         }
-        return 1;
+        return Ok(1);
     }
     if input.failed > 0 {
         if input.failed == files.len() {
             io.error("all input file arguments failed");
         }
-        return 1;
+        return Ok(1);
     }
-    0
+    Ok(0)
 }
 
 enum Source {

@@ -8,10 +8,10 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 
-use common::args::{bytes_os, os_bytes, parse, Order, Parsed};
+use common::args::{bytes_os, os_bytes};
 use common::io::quote;
 use common::size::{parse_size, SizeError};
-use common::{strerror, Io};
+use common::{strerror, Command, Io, UError};
 
 #[path = "split/chunks.rs"]
 mod chunks;
@@ -20,7 +20,9 @@ mod output;
 
 use output::Outputs;
 
-const SPEC: &str = "suffix-length,a: additional-suffix: bytes,b: line-bytes,C: numeric=d numeric=numeric-suffixes:: hex=x hex=hex-suffixes:: elide-empty-files,e filter: lines,l: number,n: separator,t: unbuffered,u verbose help version";
+const SPEC: &str = "suffix-length,a: additional-suffix: bytes,b: line-bytes,C: numeric=d numeric=numeric-suffixes:: hex=x hex=hex-suffixes:: elide-empty-files,e filter: lines,l: number,n: separator,t: unbuffered,u verbose";
+
+const SPLIT: Command = Command::compact("split", SPEC, HELP).operands_between(0, 2);
 
 /// How the input is cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,16 +34,8 @@ pub enum Mode {
     Chunks(u8, u64, u64),
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    match split(args, io) {
-        Ok(()) => 0,
-        Err(message) => {
-            if !message.is_empty() {
-                io.error(message);
-            }
-            1
-        }
-    }
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    split(args, io).map(|()| 0)
 }
 
 fn number_error(what: &str, text: &[u8], too_large: bool) -> String {
@@ -91,14 +85,7 @@ fn chunk_spec(text: &[u8]) -> Result<Mode, String> {
     Ok(Mode::Chunks(kind, k, n))
 }
 
-fn split(args: Vec<OsString>, io: &mut Io) -> Result<(), String> {
-    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => {
-            io.usage_error(&e, 1);
-            return Err(String::new());
-        }
-    };
+fn split(args: Vec<OsString>, io: &mut Io) -> Result<(), UError> {
     let mut mode: Option<Mode> = None;
     let mut suffix_length: Option<usize> = None;
     let mut additional = Vec::new();
@@ -107,79 +94,58 @@ fn split(args: Vec<OsString>, io: &mut Io) -> Result<(), String> {
     let mut elide = false;
     let mut verbose = false;
     let mut separator = b'\n';
-    let mut operands: Vec<OsString> = Vec::new();
-    let mut set_mode = |m: Mode, io: &mut Io| -> Result<(), String> {
+    let mut set_mode = |m: Mode| -> Result<(), UError> {
         if mode.is_some() && mode != Some(m) {
-            io.error("cannot split in more than one way");
-            io.try_help();
-            return Err(String::new());
+            return Err(UError::usage(1, "cannot split in more than one way"));
         }
         mode = Some(m);
         Ok(())
     };
-    for item in parsed {
-        match item {
-            Parsed::Opt { id, value } => {
-                let v = value.map(|v| os_bytes(&v).to_vec());
-                let text = v.clone().unwrap_or_default();
-                match id {
-                    "suffix-length" => {
-                        let s = String::from_utf8_lossy(&text);
-                        suffix_length = Some(s.parse::<usize>().map_err(|_| format!("invalid suffix length: {}", quote(&bytes_os(&text))))?);
+    let operands = SPLIT.operands(&args, io, &mut |_, id, value| {
+        let v = value.map(|v| os_bytes(&v).to_vec());
+        let text = v.clone().unwrap_or_default();
+        match id {
+            "suffix-length" => {
+                let s = String::from_utf8_lossy(&text);
+                suffix_length = Some(s.parse::<usize>().map_err(|_| format!("invalid suffix length: {}", quote(&bytes_os(&text))))?);
+            }
+            "additional-suffix" => {
+                if text.contains(&b'/') {
+                    return Err(UError::usage(1, format!("invalid suffix {}, contains directory separator", quote(&bytes_os(&text)))));
+                }
+                additional = text;
+            }
+            "bytes" => set_mode(Mode::Bytes(count("bytes", &text, true)?))?,
+            "line-bytes" => set_mode(Mode::LineBytes(count("bytes", &text, true)?))?,
+            "lines" => set_mode(Mode::Lines(count("lines", &text, false)?))?,
+            "number" => set_mode(chunk_spec(&text)?)?,
+            "numeric" | "hex" => {
+                alphabet = if id == "numeric" { b"0123456789" } else { b"0123456789abcdef" };
+                if let Some(start) = v {
+                    if start.is_empty() || !start.iter().all(|c| alphabet.contains(c)) {
+                        return Err(UError::new(1, format!("invalid start value for {} suffix: {}", if id == "numeric" { "numerical" } else { "hexadecimal" }, quote(&bytes_os(&start)))));
                     }
-                    "additional-suffix" => {
-                        if text.contains(&b'/') {
-                            io.error(format!("invalid suffix {}, contains directory separator", quote(&bytes_os(&text))));
-                            io.try_help();
-                            return Err(String::new());
-                        }
-                        additional = text;
-                    }
-                    "bytes" => set_mode(Mode::Bytes(count("bytes", &text, true)?), io)?,
-                    "line-bytes" => set_mode(Mode::LineBytes(count("bytes", &text, true)?), io)?,
-                    "lines" => set_mode(Mode::Lines(count("lines", &text, false)?), io)?,
-                    "number" => set_mode(chunk_spec(&text)?, io)?,
-                    "numeric" | "hex" => {
-                        alphabet = if id == "numeric" { b"0123456789" } else { b"0123456789abcdef" };
-                        if let Some(start) = v {
-                            if start.is_empty() || !start.iter().all(|c| alphabet.contains(c)) {
-                                return Err(format!("invalid start value for {} suffix: {}", if id == "numeric" { "numerical" } else { "hexadecimal" }, quote(&bytes_os(&start))));
-                            }
-                            // Leading zeros do not count towards the suffix length.
-                            let trimmed = start.iter().position(|c| *c != b'0').map_or(&start[start.len() - 1..], |p| &start[p..]);
-                            numeric_start = Some(trimmed.to_vec());
-                        }
-                    }
-                    "elide-empty-files" => elide = true,
-                    "filter" => return Err("option not supported in the sandbox: --filter".to_string()),
-                    "separator" => {
-                        separator = match text.as_slice() {
-                            [c] => *c,
-                            b"\\0" => 0,
-                            [] => return Err("empty record separator".to_string()),
-                            _ => return Err(format!("multi-character separator {}", quote(&bytes_os(&text)))),
-                        }
-                    }
-                    "unbuffered" => {}
-                    "verbose" => verbose = true,
-                    "help" => {
-                        let _ = io.out(HELP.replace("{}", &io.name).as_bytes());
-                        return Ok(());
-                    }
-                    _ => {
-                        let _ = io.out(common::version_text("split").as_bytes());
-                        return Ok(());
-                    }
+                    // Leading zeros do not count towards the suffix length.
+                    let trimmed = start.iter().position(|c| *c != b'0').map_or(&start[start.len() - 1..], |p| &start[p..]);
+                    numeric_start = Some(trimmed.to_vec());
                 }
             }
-            Parsed::Operand(o) => operands.push(o),
+            "elide-empty-files" => elide = true,
+            "filter" => return Err(UError::new(1, "option not supported in the sandbox: --filter")),
+            "separator" => {
+                separator = match text.as_slice() {
+                    [c] => *c,
+                    b"\\0" => 0,
+                    [] => return Err(UError::new(1, "empty record separator")),
+                    _ => return Err(UError::new(1, format!("multi-character separator {}", quote(&bytes_os(&text))))),
+                }
+            }
+            "unbuffered" => {}
+            "verbose" => verbose = true,
+            _ => {}
         }
-    }
-    if operands.len() > 2 {
-        io.error(format!("extra operand {}", quote(&operands[2])));
-        io.try_help();
-        return Err(String::new());
-    }
+        Ok(())
+    })?;
     let mode = mode.unwrap_or(Mode::Lines(1000));
     let input = operands.first().cloned().unwrap_or_else(|| OsString::from("-"));
     let prefix = operands.get(1).map(|p| os_bytes(p).to_vec()).unwrap_or_else(|| b"x".to_vec());
@@ -195,7 +161,7 @@ fn split(args: Vec<OsString>, io: &mut Io) -> Result<(), String> {
             needed += 1;
         }
         match suffix_length {
-            Some(l) if l < needed => return Err(format!("the suffix length needs to be at least {}", needed)),
+            Some(l) if l < needed => return Err(UError::new(1, format!("the suffix length needs to be at least {}", needed))),
             Some(_) => {}
             None => length = needed.max(2),
         }
@@ -203,7 +169,7 @@ fn split(args: Vec<OsString>, io: &mut Io) -> Result<(), String> {
     }
     if let Some(start) = &numeric_start {
         if start.len() > length {
-            return Err(format!("numerical suffix start value is too large for the suffix length"));
+            return Err(UError::new(1, "numerical suffix start value is too large for the suffix length"));
         }
         auto = false;
     }
@@ -225,7 +191,7 @@ fn split(args: Vec<OsString>, io: &mut Io) -> Result<(), String> {
         Mode::LineBytes(n) => by_line_bytes(reader, n, separator, &mut outputs, &mut *io.stdout),
         Mode::Chunks(kind, k, n) => {
             if is_stdin && common::fsext::metadata(std::path::Path::new("/dev/stdin"), true).map(|m| !m.is_file()).unwrap_or(true) && kind != b'r' {
-                return Err("-: cannot determine file size".to_string());
+                return Err(UError::new(1, "-: cannot determine file size"));
             }
             let mut data = Vec::new();
             reader.read_to_end(&mut data).map_err(|e| format!("{}: {}", shown, strerror(&e)))?;
@@ -341,4 +307,4 @@ fn by_line_bytes(reader: &mut dyn BufRead, n: u64, separator: u8, outputs: &mut 
     }
 }
 
-const HELP: &str = "Usage: {} [OPTION]... [FILE [PREFIX]]\nOutput pieces of FILE to PREFIXaa, PREFIXab, ...;\ndefault size is 1000 lines, and default PREFIX is 'x'.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -a, --suffix-length=N   generate suffixes of length N (default 2)\n      --additional-suffix=SUFFIX  append an additional SUFFIX to file names\n  -b, --bytes=SIZE        put SIZE bytes per output file\n  -C, --line-bytes=SIZE   put at most SIZE bytes of records per output file\n  -d                      use numeric suffixes starting at 0, not alphabetic\n      --numeric-suffixes[=FROM]  same as -d, but allow setting the start value\n  -x                      use hex suffixes starting at 0, not alphabetic\n      --hex-suffixes[=FROM]  same as -x, but allow setting the start value\n  -e, --elide-empty-files  do not generate empty output files with '-n'\n  -l, --lines=NUMBER      put NUMBER lines/records per output file\n  -n, --number=CHUNKS     generate CHUNKS output files; see explanation below\n  -t, --separator=SEP     use SEP instead of newline as the record separator;\n                            '\\0' (zero) specifies the NUL character\n  -u, --unbuffered        immediately copy input to output with '-n r/...'\n      --verbose           print a diagnostic just before each\n                            output file is opened\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [OPTION]... [FILE [PREFIX]]\nOutput pieces of FILE to PREFIXaa, PREFIXab, ...;\ndefault size is 1000 lines, and default PREFIX is 'x'.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -a, --suffix-length=N   generate suffixes of length N (default 2)\n      --additional-suffix=SUFFIX  append an additional SUFFIX to file names\n  -b, --bytes=SIZE        put SIZE bytes per output file\n  -C, --line-bytes=SIZE   put at most SIZE bytes of records per output file\n  -d                      use numeric suffixes starting at 0, not alphabetic\n      --numeric-suffixes[=FROM]  same as -d, but allow setting the start value\n  -x                      use hex suffixes starting at 0, not alphabetic\n      --hex-suffixes[=FROM]  same as -x, but allow setting the start value\n  -e, --elide-empty-files  do not generate empty output files with '-n'\n  -l, --lines=NUMBER      put NUMBER lines/records per output file\n  -n, --number=CHUNKS     generate CHUNKS output files; see explanation below\n  -t, --separator=SEP     use SEP instead of newline as the record separator;\n                            '\\0' (zero) specifies the NUL character\n  -u, --unbuffered        immediately copy input to output with '-n r/...'\n      --verbose           print a diagnostic just before each\n                            output file is opened\n      --help        display this help and exit\n      --version     output version information and exit\n";

@@ -8,7 +8,7 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{self, os_bytes, Command, Parsed};
+use common::args::{os_bytes, Command, Parsed};
 use common::io::{open_input, quote};
 use common::{fsext, strerror, Io, UError};
 use unicode_width::UnicodeWidthChar;
@@ -91,7 +91,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         if let Some(extra) = files.first() {
             return Err(UError::usage(1, format!("extra operand {}\nfile operands cannot be combined with --files0-from", quote(extra))));
         }
-        match read_names(&list, io) {
+        match common::io::read_names0(&list, &mut *io.stdin) {
             Ok(names) => files = names,
             Err(e) => {
                 return Err(UError::new(1, format!("cannot open {} for reading: {}", quote(&list), strerror(&e))));
@@ -136,17 +136,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         }
     }
     Ok(status)
-}
-
-fn read_names(list: &OsString, io: &mut Io) -> io::Result<Vec<OsString>> {
-    let mut input = open_input(list, &mut *io.stdin)?;
-    let mut data = Vec::new();
-    input.reader().read_to_end(&mut data)?;
-    let mut names: Vec<OsString> = data.split(|b| *b == 0).map(args::bytes_os).collect();
-    if data.last() == Some(&0) || data.is_empty() {
-        names.pop();
-    }
-    Ok(names)
 }
 
 /// GNU's compute_number_width.

@@ -5,36 +5,31 @@
 use std::ffi::OsString;
 use std::path::Path;
 
-use common::args::{bytes_os, os_bytes};
+use common::args::{bytes_os, os_bytes, ArgError, Order, UsageError};
 use common::fsext;
 use common::identity::{self, EXECUTE};
-use common::Io;
+use common::{Command, Io, UError};
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+/// A shell script's getopts: only leading options (`--` ends them), `-a` alone, no --help.
+const WHICH: Command = Command { standard: "", order: Order::RequireOrder, usage_error: Some(UsageError(usage_error)), ..Command::compact("which", "a", "") };
+
+fn usage_error(io: &mut Io, error: ArgError) -> UError {
+    let letter = match error {
+        ArgError::InvalidShort(c) => c,
+        _ => '-',
+    };
+    let _ = writeln!(io.stderr, "{}: Illegal option -{}", io.name, letter);
+    // The script prints its $0: its full path when found on PATH.
+    let _ = io.out(b"Usage: /usr/bin/which [-a] args\n");
+    UError::exit(2)
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut all = false;
-    let mut i = 1;
-    // getopts: only leading options, `--` ends them.
-    while i < args.len() {
-        let word = os_bytes(&args[i]);
-        if word == b"--" {
-            i += 1;
-            break;
-        }
-        if word.len() < 2 || word[0] != b'-' {
-            break;
-        }
-        for &c in &word[1..] {
-            if c != b'a' {
-                let _ = writeln!(io.stderr, "{}: Illegal option -{}", io.name, c as char);
-                // The script prints its $0: its full path when found on PATH.
-                let _ = io.out(b"Usage: /usr/bin/which [-a] args\n");
-                return 2;
-            }
-            all = true;
-        }
-        i += 1;
-    }
-    let names = &args[i..];
+    let names = WHICH.operands(&args, io, &mut |_, _a, _| {
+        all = true;
+        Ok(())
+    })?;
     let mut status = if names.is_empty() { 1 } else { 0 };
     let path = std::env::var_os("PATH").map(|p| os_bytes(&p).to_vec()).unwrap_or_default();
     let mut elements: Vec<&[u8]> = path.split(|b| *b == b':').collect();
@@ -46,7 +41,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     }
     let ids = identity::current();
     let mut out = Vec::new();
-    for name in names {
+    for name in &names {
         let name = os_bytes(name);
         let mut found = false;
         if name.contains(&b'/') {
@@ -76,7 +71,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
     }
     let _ = io.out(&out);
-    status
+    Ok(status)
 }
 
 fn is_executable_file(path: &[u8], ids: &identity::Ids) -> bool {

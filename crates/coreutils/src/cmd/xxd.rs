@@ -14,21 +14,21 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 
 use common::args::os_bytes;
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 use options::{options, Mode, Options, USAGE};
 use revert::{revert, Patch};
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let words: Vec<&[u8]> = args.iter().skip(1).map(|a| os_bytes(a)).collect();
     let (mut o, i, cols_given) = match options(&words, io) {
         Ok(parsed) => parsed,
-        Err(status) => return status,
+        Err(status) => return Ok(status),
     };
     let files = &words[i..];
     if files.len() > 2 {
         let _ = io.stderr.write_all(USAGE.as_bytes());
-        return 1;
+        return Ok(1);
     }
     if o.cols == 0 || (o.mode == Mode::Plain && o.cols < 0) {
         o.cols = match o.mode {
@@ -43,8 +43,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
     }
     if o.cols < 1 || (matches!(o.mode, Mode::Normal | Mode::Bits | Mode::LittleEndian) && o.cols > 256) {
-        io.error("invalid number of columns (max. 256).");
-        return 1;
+        return Err(UError::new(1, "invalid number of columns (max. 256)."));
     }
     if o.group < 0 {
         o.group = match o.mode {
@@ -58,8 +57,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         o.group = o.cols;
     }
     if o.mode == Mode::LittleEndian && (o.group & (o.group - 1)) != 0 {
-        io.error("number of octets per group must be a power of 2 with -e.");
-        return 1;
+        return Err(UError::new(1, "number of octets per group must be a power of 2 with -e."));
     }
     let input_name = files.first().copied().filter(|f| *f != b"-");
     let output_name = files.get(1).copied().filter(|f| *f != b"-");
@@ -67,8 +65,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         Some(name) => match File::open(common::args::bytes_os(name)) {
             Ok(f) => Some(f),
             Err(e) => {
-                io.error(format!("{}: {}", String::from_utf8_lossy(name), strerror(&e)));
-                return 2;
+                return Err(UError::new(2, format!("{}: {}", String::from_utf8_lossy(name), strerror(&e))));
             }
         },
         None => None,
@@ -83,8 +80,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             match options.open(common::args::bytes_os(name)) {
                 Ok(f) => Some(io::BufWriter::with_capacity(common::io::BUFFER_SIZE, f)),
                 Err(e) => {
-                    io.error(format!("{}: {}", String::from_utf8_lossy(name), strerror(&e)));
-                    return 3;
+                    return Err(UError::new(3, format!("{}: {}", String::from_utf8_lossy(name), strerror(&e))));
                 }
             }
         }
@@ -100,23 +96,20 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 match position {
                     Ok(p) => start = p as i64,
                     Err(_) => {
-                        io.error("sorry cannot seek.");
-                        return 4;
+                        return Err(UError::new(4, "sorry cannot seek."));
                     }
                 }
             }
             None => {
                 if o.negative_seek {
-                    io.error("sorry cannot seek.");
-                    return 4;
+                    return Err(UError::new(4, "sorry cannot seek."));
                 }
                 let _ = io::copy(&mut (&mut *io.stdin).take(target.max(0) as u64), &mut io::sink());
                 start = target;
             }
         }
     }
-    let name = io.name.clone();
-    let Io { stdin, stdout, stderr, .. } = io;
+    let Io { stdin, stdout, .. } = io;
     let mut file_reader = file_input.map(|f| BufReader::with_capacity(common::io::BUFFER_SIZE, f));
     let reader: &mut dyn BufRead = match file_reader.as_mut() {
         Some(r) => r,
@@ -125,8 +118,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut file_output = file_output;
     let result = if o.revert {
         if !matches!(o.mode, Mode::Normal | Mode::Plain) {
-            let _ = writeln!(stderr, "{}: Sorry, cannot revert this type of hexdump", name);
-            return 255;
+            return Err(UError::new(255, "Sorry, cannot revert this type of hexdump"));
         }
         let base = if o.negative_seek { -o.seek } else { o.seek };
         let mut patch = match file_output.as_mut() {
@@ -136,8 +128,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         match revert(reader, &mut patch, &o, base) {
             Ok(true) => Ok(()),
             Ok(false) => {
-                let _ = writeln!(stderr, "{}: Sorry, cannot seek backwards.", name);
-                return 5;
+                return Err(UError::new(5, "Sorry, cannot seek backwards."));
             }
             Err(e) => Err(e),
         }
@@ -149,12 +140,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     };
     let result = result.and_then(|_| file_output.as_mut().map_or(Ok(()), |f| f.flush()));
     match result {
-        Ok(()) => 0,
-        Err(e) if common::error::is_broken_pipe(&e) => 0,
-        Err(e) => {
-            let _ = writeln!(stderr, "{}: {}", name, strerror(&e));
-            3
-        }
+        Ok(()) => Ok(0),
+        Err(e) if common::error::is_broken_pipe(&e) => Ok(0),
+        Err(e) => Err(UError::new(3, strerror(&e))),
     }
 }
 
