@@ -6,13 +6,13 @@
 use std::ffi::OsString;
 use std::io;
 
-use common::args::{os_bytes, Command, Parsed};
-use common::io::{open_input, quote, Input};
+use common::args::{os_bytes, Command};
+use common::io::{open_input, Failure, Input};
 use common::{strerror, Io, UError};
 
 const SPEC: &str = "1 2 3 check-order nocheck-order output-delimiter: total z,zero-terminated";
 
-const COMM: Command = Command::compact("comm", SPEC, HELP);
+const COMM: Command = Command::compact("comm", SPEC, HELP).operands_between(2, 2);
 
 const HELP: &str = "Usage: comm [OPTION]... FILE1 FILE2
 Compare sorted files FILE1 and FILE2 line by line.
@@ -37,11 +37,28 @@ and column three contains lines common to both files.
       --version     output version information and exit
 ";
 
+/// `--check-order` / `--nocheck-order`, as comm and join (`super::cmd_comm`) read them.
 #[derive(PartialEq, Eq, Clone, Copy)]
-enum CheckOrder {
+pub enum CheckOrder {
     Default,
     Enabled,
     Disabled,
+}
+
+impl CheckOrder {
+    /// The setting an option id selects, if it is one of the two.
+    pub fn from_option(id: &str) -> Option<CheckOrder> {
+        match id {
+            "check-order" => Some(CheckOrder::Enabled),
+            "nocheck-order" => Some(CheckOrder::Disabled),
+            _ => None,
+        }
+    }
+
+    /// Whether to check the order now: by default only once an unpairable line was seen.
+    pub fn applies(self, seen_unpaired: bool) -> bool {
+        self == CheckOrder::Enabled || (self == CheckOrder::Default && seen_unpaired)
+    }
 }
 
 struct Side<'a> {
@@ -71,41 +88,27 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut delimiter: Option<Vec<u8>> = None;
     let mut total = false;
     let mut eol = b'\n';
-    let mut files = Vec::new();
-    COMM.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Operand(f) => files.push(f),
-            Parsed::Opt { id, value } => match id {
-                "1" => show[0] = false,
-                "2" => show[1] = false,
-                "3" => show[2] = false,
-                "check-order" => check = CheckOrder::Enabled,
-                "nocheck-order" => check = CheckOrder::Disabled,
-                "output-delimiter" => {
-                    let d = os_bytes(&value.unwrap_or_default()).to_vec();
-                    if delimiter.as_ref().map_or(false, |old| *old != d) {
-                        return Err(UError::new(1, "multiple output delimiters specified"));
-                    }
-                    delimiter = Some(d);
+    let files = COMM.operands(&args, io, &mut |_, id, value| {
+        if let Some(setting) = CheckOrder::from_option(id) {
+            check = setting;
+        }
+        match id {
+            "1" => show[0] = false,
+            "2" => show[1] = false,
+            "3" => show[2] = false,
+            "output-delimiter" => {
+                let d = os_bytes(&value.unwrap_or_default()).to_vec();
+                if delimiter.as_ref().map_or(false, |old| *old != d) {
+                    return Err(UError::new(1, "multiple output delimiters specified"));
                 }
-                "total" => total = true,
-                "z" => eol = 0,
-                _ => {}
-            },
+                delimiter = Some(d);
+            }
+            "total" => total = true,
+            "z" => eol = 0,
+            _ => {}
         }
         Ok(())
     })?;
-    if files.len() < 2 {
-        match files.first() {
-            None => io.error("missing operand"),
-            Some(f) => io.error(format!("missing operand after {}", quote(f))),
-        }
-        io.try_help();
-        return Ok(1);
-    }
-    if files.len() > 2 {
-        return Err(UError::usage(1, format!("extra operand {}", quote(&files[2]))));
-    }
     let delimiter = delimiter.map(|d| if d.is_empty() { vec![0] } else { d }).unwrap_or_else(|| vec![b'\t']);
     // When both operands are `-`, the second reads what the first left: nothing.
     let mut empty: &[u8] = &[];
@@ -164,7 +167,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             for &i in advance {
                 sides[i].advance(eol).map_err(Failure::Read)?;
                 let s = &mut sides[i];
-                let checking = check == CheckOrder::Enabled || (check == CheckOrder::Default && seen_unpaired);
+                let checking = check.applies(seen_unpaired);
                 if checking && s.has_line && !s.warned && s.prev > s.line {
                     let _ = io.stdout.flush();
                     let _ = writeln!(io.stderr, "{}: file {} is not in sorted order", name, i + 1);
@@ -201,7 +204,3 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     }
 }
 
-enum Failure {
-    Read(io::Error),
-    Write(io::Error),
-}

@@ -7,13 +7,15 @@
 use std::ffi::OsString;
 use std::io::{self, Write};
 
-use common::args::{os_bytes, Command, Parsed};
+use common::args::{os_bytes, Command};
 use common::io::{open_input, quote, Input};
 use common::{strerror, Io, UError};
 
+use super::cmd_comm::CheckOrder;
+
 const SPEC: &str = "a: e: i,ignore-case j: o: t: v: 1: 2: check-order nocheck-order header z,zero-terminated";
 
-const JOIN: Command = Command::compact("join", SPEC, HELP);
+const JOIN: Command = Command::compact("join", SPEC, HELP).operands_between(2, 2);
 
 const HELP: &str = "Usage: join [OPTION]... FILE1 FILE2
 For each pair of input lines with identical join fields, write a line to
@@ -42,12 +44,6 @@ When FILE1 or FILE2 (not both) is -, read standard input.
       --version     output version information and exit
 ";
 
-#[derive(PartialEq, Eq, Clone, Copy)]
-enum CheckOrder {
-    Default,
-    Enabled,
-    Disabled,
-}
 
 /// A line and its fields (byte ranges).
 #[derive(Default, Clone)]
@@ -180,15 +176,11 @@ fn parse_format(value: &OsString) -> Result<Vec<(usize, usize)>, String> {
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut c = Config { tab: None, fields: [0, 0], unpaired: [false, false], paired: true, empty: None, format: None, auto: false, ignore_case: false, check: CheckOrder::Default, header: false, eol: b'\n' };
-    let mut files = Vec::new();
-    JOIN.options(&args, io, &mut |_, p| {
-        let (id, value) = match p {
-            Parsed::Operand(f) => {
-                files.push(f);
-                return Ok(());
-            }
-            Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
-        };
+    let files = JOIN.operands(&args, io, &mut |_, id, value| {
+        let value = value.unwrap_or_default();
+        if let Some(setting) = CheckOrder::from_option(id) {
+            c.check = setting;
+        }
         let result: Result<(), String> = match id {
             "a" => parse_file_number(&value).map(|n| c.unpaired[n] = true),
             "v" => parse_file_number(&value).map(|n| {
@@ -213,8 +205,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                 b"\\0" => Ok(c.tab = Some(0)),
                 _ => Err(format!("multi-character tab {}", quote(&value))),
             },
-            "check-order" => Ok(c.check = CheckOrder::Enabled),
-            "nocheck-order" => Ok(c.check = CheckOrder::Disabled),
             "header" => Ok(c.header = true),
             "z" => Ok(c.eol = 0),
             _ => Ok(()),
@@ -224,15 +214,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         }
         Ok(())
     })?;
-    if files.len() != 2 {
-        match files.len() {
-            0 => io.error("missing operand"),
-            1 => io.error(format!("missing operand after {}", quote(&files[0]))),
-            _ => io.error(format!("extra operand {}", quote(&files[2]))),
-        }
-        io.try_help();
-        return Ok(1);
-    }
     let mut empty: &[u8] = &[];
     let name = io.name.clone();
     // When both operands are `-`, the second reads what the first left: nothing.
@@ -276,6 +257,24 @@ struct Joiner<'a, 'b> {
 }
 
 impl<'a, 'b> Joiner<'a, 'b> {
+    /// The run of lines of source `i` from `first` on whose join field equals `other`'s (a
+    /// line of the other source), and the line after it.
+    fn group(&mut self, sources: &mut [Source], i: usize, first: &Line, other: &Line) -> Result<(Vec<Line>, Option<Line>), Failure> {
+        let f = self.c.fields;
+        let mut group = vec![first.clone()];
+        let mut next = self.next_line(sources, i)?;
+        while let Some(l) = next.as_ref() {
+            // Compared in the order of the sources, file 1's line first.
+            let order = if i == 0 { self.c.compare(l, f[0], other, f[1]) } else { self.c.compare(other, f[0], l, f[1]) };
+            if order != std::cmp::Ordering::Equal {
+                break;
+            }
+            group.push(l.clone());
+            next = self.next_line(sources, i)?;
+        }
+        Ok((group, next))
+    }
+
     /// Reads the next line of source `i`, checking its order; Ok(None) at the end.
     fn next_line(&mut self, sources: &mut [Source], i: usize) -> Result<Option<Line>, Failure> {
         let s = &mut sources[i];
@@ -292,7 +291,7 @@ impl<'a, 'b> Joiner<'a, 'b> {
         if s.line_no == 1 && self.c.auto {
             self.autocount[i] = line.fields.len();
         }
-        let checking = self.c.check == CheckOrder::Enabled || (self.c.check == CheckOrder::Default && self.seen_unpaired);
+        let checking = self.c.check.applies(self.seen_unpaired);
         if let Some(prev) = &s.prev {
             if checking && !s.warned && self.c.compare(prev, self.c.fields[i], &line, self.c.fields[i]) == std::cmp::Ordering::Greater {
                 let mut message = format!("{}: {}:{}: is not sorted: ", self.name, s.name, s.line_no).into_bytes();
@@ -349,24 +348,8 @@ impl<'a, 'b> Joiner<'a, 'b> {
                     b = self.next_line(sources, 1)?;
                 }
                 std::cmp::Ordering::Equal => {
-                    let mut group_a = vec![la.clone()];
-                    let mut next_a = self.next_line(sources, 0)?;
-                    while let Some(l) = next_a.as_ref() {
-                        if self.c.compare(l, f[0], lb, f[1]) != std::cmp::Ordering::Equal {
-                            break;
-                        }
-                        group_a.push(l.clone());
-                        next_a = self.next_line(sources, 0)?;
-                    }
-                    let mut group_b = vec![lb.clone()];
-                    let mut next_b = self.next_line(sources, 1)?;
-                    while let Some(l) = next_b.as_ref() {
-                        if self.c.compare(la, f[0], l, f[1]) != std::cmp::Ordering::Equal {
-                            break;
-                        }
-                        group_b.push(l.clone());
-                        next_b = self.next_line(sources, 1)?;
-                    }
+                    let (group_a, next_a) = self.group(sources, 0, la, lb)?;
+                    let (group_b, next_b) = self.group(sources, 1, lb, la)?;
                     if self.c.paired {
                         for x in &group_a {
                             for y in &group_b {

@@ -25,6 +25,27 @@ const OCT_DIGITS: [usize; 9] = [0, 3, 6, 8, 11, 14, 16, 19, 22];
 const SIGNED_DEC_DIGITS: [usize; 9] = [1, 4, 6, 8, 11, 13, 16, 18, 20];
 const UNSIGNED_DEC_DIGITS: [usize; 9] = [0, 3, 5, 8, 10, 13, 15, 17, 20];
 
+/// The size after a `-t` type letter at `text[*i..]` (moving `*i` past it): a size letter
+/// of `letters`, a byte count that must be one of theirs, or `default` without either.
+/// The error is GNU's `this system doesn't provide a N-byte <what> type`.
+fn type_size(text: &str, start: usize, i: &mut usize, letters: &[(u8, usize)], default: usize, what: &str) -> Result<usize, String> {
+    let bytes = text.as_bytes();
+    if let Some(&(_, size)) = letters.iter().find(|(letter, _)| bytes.get(*i) == Some(letter)) {
+        *i += 1;
+        return Ok(size);
+    }
+    let digits = bytes[*i..].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return Ok(default);
+    }
+    let n: usize = text[*i..*i + digits].parse().unwrap_or(usize::MAX);
+    *i += digits;
+    if !letters.iter().any(|(_, size)| *size == n) {
+        return Err(format!("invalid type string '{}';\nthis system doesn't provide a {}-byte {} type", &text[start..], n, what));
+    }
+    Ok(n)
+}
+
 /// Parses a `-t` argument (several types may be concatenated, e.g. `x1z` or `oC`).
 pub fn parse_type(text: &str) -> Result<Vec<Spec>, String> {
     let bytes = text.as_bytes();
@@ -44,60 +65,13 @@ pub fn parse_type(text: &str) -> Result<Vec<Spec>, String> {
                     b'u' => Kind::Unsigned,
                     _ => Kind::Hex,
                 };
-                let size = match bytes.get(i) {
-                    Some(b'C') => Some(1),
-                    Some(b'S') => Some(2),
-                    Some(b'I') => Some(4),
-                    Some(b'L') => Some(8),
-                    _ => None,
-                };
-                let size = match size {
-                    Some(s) => {
-                        i += 1;
-                        s
-                    }
-                    None => {
-                        let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
-                        if digits == 0 {
-                            4
-                        } else {
-                            let n: usize = text[i..i + digits].parse().unwrap_or(usize::MAX);
-                            i += digits;
-                            if !matches!(n, 1 | 2 | 4 | 8) {
-                                return Err(format!("invalid type string '{}';\nthis system doesn't provide a {}-byte integral type", &text[start..], n));
-                            }
-                            n
-                        }
-                    }
-                };
+                let letters = [(b'C', 1), (b'S', 2), (b'I', 4), (b'L', 8)];
+                let size = type_size(text, start, &mut i, &letters, 4, "integral")?;
                 (kind, size)
             }
             b'f' => {
-                let size = match bytes.get(i) {
-                    Some(b'F') => Some(4),
-                    Some(b'D') => Some(8),
-                    Some(b'L') => Some(16),
-                    _ => None,
-                };
-                let size = match size {
-                    Some(s) => {
-                        i += 1;
-                        s
-                    }
-                    None => {
-                        let digits = bytes[i..].iter().take_while(|b| b.is_ascii_digit()).count();
-                        if digits == 0 {
-                            8
-                        } else {
-                            let n: usize = text[i..i + digits].parse().unwrap_or(usize::MAX);
-                            i += digits;
-                            if !matches!(n, 4 | 8 | 16) {
-                                return Err(format!("invalid type string '{}';\nthis system doesn't provide a {}-byte floating point type", &text[start..], n));
-                            }
-                            n
-                        }
-                    }
-                };
+                let letters = [(b'F', 4), (b'D', 8), (b'L', 16)];
+                let size = type_size(text, start, &mut i, &letters, 8, "floating point")?;
                 if size == 16 {
                     return Err("option not supported in the sandbox: long double (-t fL)".to_string());
                 }
