@@ -13,9 +13,11 @@ use num_traits::{Signed, Zero};
 use common::args::{bytes_os, os_bytes};
 use common::io::quote;
 use common::regex::{Flags, Flavor, Regex};
-use common::Io;
+use common::{Command, Io, UError};
 
 const INVALID: i32 = 2;
+
+const EXPR: Command = Command { usage_status: INVALID, ..Command::compact("expr", "", HELP).operands_between(1, usize::MAX) };
 
 #[derive(Clone, Debug)]
 enum Value {
@@ -67,24 +69,8 @@ struct Parser {
 
 type Outcome = Result<Value, String>;
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let mut words: Vec<Vec<u8>> = args.iter().skip(1).map(|a| os_bytes(a).to_vec()).collect();
-    if words.len() == 1 && words[0] == b"--help" {
-        let _ = io.out(HELP.replace("{}", &io.name).as_bytes());
-        return 0;
-    }
-    if words.len() == 1 && words[0] == b"--version" {
-        let _ = io.out(common::version_text("expr").as_bytes());
-        return 0;
-    }
-    if words.first().map_or(false, |w| w == b"--") {
-        words.remove(0);
-    }
-    if words.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return INVALID;
-    }
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    let words: Vec<Vec<u8>> = EXPR.words(&args, io)?.iter().map(|a| os_bytes(a).to_vec()).collect();
     let mut parser = Parser { args: words, pos: 0 };
     let result = parser.or(true).and_then(|value| {
         if parser.pos < parser.args.len() {
@@ -98,16 +84,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             let mut line = value.bytes();
             line.push(b'\n');
             let _ = io.out(&line);
-            if value.is_null() {
-                1
-            } else {
-                0
-            }
+            Ok(if value.is_null() { 1 } else { 0 })
         }
-        Err(message) => {
-            io.error(message);
-            INVALID
-        }
+        Err(message) => Err(UError::new(INVALID, message)),
     }
 }
 
@@ -379,4 +358,4 @@ fn regex_match(text: &[u8], pattern: &[u8]) -> Outcome {
     Ok(int(count as i64))
 }
 
-const HELP: &str = "Usage: {} EXPRESSION\n  or:  {} OPTION\n\n      --help        display this help and exit\n      --version     output version information and exit\n\nPrint the value of EXPRESSION to standard output.  A blank line below\nseparates increasing precedence groups.  EXPRESSION may be:\n\n  ARG1 | ARG2       ARG1 if it is neither null nor 0, otherwise ARG2\n\n  ARG1 & ARG2       ARG1 if neither argument is null or 0, otherwise 0\n\n  ARG1 < ARG2       ARG1 is less than ARG2\n  ARG1 <= ARG2      ARG1 is less than or equal to ARG2\n  ARG1 = ARG2       ARG1 is equal to ARG2\n  ARG1 != ARG2      ARG1 is unequal to ARG2\n  ARG1 >= ARG2      ARG1 is greater than or equal to ARG2\n  ARG1 > ARG2       ARG1 is greater than ARG2\n\n  ARG1 + ARG2       arithmetic sum of ARG1 and ARG2\n  ARG1 - ARG2       arithmetic difference of ARG1 and ARG2\n\n  ARG1 * ARG2       arithmetic product of ARG1 and ARG2\n  ARG1 / ARG2       arithmetic quotient of ARG1 divided by ARG2\n  ARG1 % ARG2       arithmetic remainder of ARG1 divided by ARG2\n\n  STRING : REGEXP   anchored pattern match of REGEXP in STRING\n\n  match STRING REGEXP        same as STRING : REGEXP\n  substr STRING POS LENGTH   substring of STRING, POS counted from 1\n  index STRING CHARS         index in STRING of any CHARS, or 0\n  length STRING              length of STRING\n  + TOKEN                    interpret TOKEN as a string, even if it is a\n                               keyword like 'match' or an operator like '/'\n\n  ( EXPRESSION )             value of EXPRESSION\n\nExit status is 0 if EXPRESSION is neither null nor 0, 1 if EXPRESSION is null\nor 0, 2 if EXPRESSION is syntactically invalid, and 3 if an error occurred.\n";
+const HELP: &str = "Usage: {name} EXPRESSION\n  or:  {name} OPTION\n\n      --help        display this help and exit\n      --version     output version information and exit\n\nPrint the value of EXPRESSION to standard output.  A blank line below\nseparates increasing precedence groups.  EXPRESSION may be:\n\n  ARG1 | ARG2       ARG1 if it is neither null nor 0, otherwise ARG2\n\n  ARG1 & ARG2       ARG1 if neither argument is null or 0, otherwise 0\n\n  ARG1 < ARG2       ARG1 is less than ARG2\n  ARG1 <= ARG2      ARG1 is less than or equal to ARG2\n  ARG1 = ARG2       ARG1 is equal to ARG2\n  ARG1 != ARG2      ARG1 is unequal to ARG2\n  ARG1 >= ARG2      ARG1 is greater than or equal to ARG2\n  ARG1 > ARG2       ARG1 is greater than ARG2\n\n  ARG1 + ARG2       arithmetic sum of ARG1 and ARG2\n  ARG1 - ARG2       arithmetic difference of ARG1 and ARG2\n\n  ARG1 * ARG2       arithmetic product of ARG1 and ARG2\n  ARG1 / ARG2       arithmetic quotient of ARG1 divided by ARG2\n  ARG1 % ARG2       arithmetic remainder of ARG1 divided by ARG2\n\n  STRING : REGEXP   anchored pattern match of REGEXP in STRING\n\n  match STRING REGEXP        same as STRING : REGEXP\n  substr STRING POS LENGTH   substring of STRING, POS counted from 1\n  index STRING CHARS         index in STRING of any CHARS, or 0\n  length STRING              length of STRING\n  + TOKEN                    interpret TOKEN as a string, even if it is a\n                               keyword like 'match' or an operator like '/'\n\n  ( EXPRESSION )             value of EXPRESSION\n\nExit status is 0 if EXPRESSION is neither null nor 0, 1 if EXPRESSION is null\nor 0, 2 if EXPRESSION is syntactically invalid, and 3 if an error occurred.\n";

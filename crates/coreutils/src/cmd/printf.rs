@@ -10,7 +10,11 @@ use common::args::{bytes_os, os_bytes};
 use common::cformat::{self, Amount, Spec};
 use common::cnum;
 use common::io::quote;
-use common::Io;
+use common::{Command, Io, UError};
+
+const HELP: &str = "Usage: {name} FORMAT [ARGUMENT]...\n  or:  {name} OPTION\nPrint ARGUMENT(s) according to FORMAT, or execute according to OPTION:\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
+
+const PRINTF: Command = Command::compact("printf", "", HELP).operands_between(1, usize::MAX);
 
 /// Why output stopped early.
 enum Stop {
@@ -28,25 +32,8 @@ struct Printer<'a, 'io> {
     status: i32,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let mut words: Vec<Vec<u8>> = args.iter().skip(1).map(|a| os_bytes(a).to_vec()).collect();
-    if words.len() == 1 && words[0] == b"--help" {
-        let text = format!("Usage: {0} FORMAT [ARGUMENT]...\n  or:  {0} OPTION\nPrint ARGUMENT(s) according to FORMAT, or execute according to OPTION:\n\n      --help        display this help and exit\n      --version     output version information and exit\n", io.name);
-        let _ = io.out(text.as_bytes());
-        return 0;
-    }
-    if words.len() == 1 && words[0] == b"--version" {
-        let _ = io.out(common::version_text("printf").as_bytes());
-        return 0;
-    }
-    if words.first().map_or(false, |w| w == b"--") {
-        words.remove(0);
-    }
-    if words.is_empty() {
-        io.error("missing operand");
-        io.try_help();
-        return 1;
-    }
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    let words: Vec<Vec<u8>> = PRINTF.words(&args, io)?.iter().map(|a| os_bytes(a).to_vec()).collect();
     let format = words[0].clone();
     let mut printer = Printer { io, out: Vec::new(), args: &words[1..], next: 0, status: 0 };
     let result = loop {
@@ -65,15 +52,15 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
                 printer.warn(format!("warning: ignoring excess arguments, starting with {}", first));
             }
             printer.flush();
-            printer.status
+            Ok(printer.status)
         }
         Err(Stop::Cut) => {
             printer.flush();
-            printer.status
+            Ok(printer.status)
         }
         Err(Stop::Fatal(message)) => {
             printer.warn(message);
-            1
+            Ok(1)
         }
     }
 }
