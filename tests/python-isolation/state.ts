@@ -46,6 +46,12 @@ planted_memory = bytearray(${PATTERN} * (1 << 20))
 # in a 1 MiB block (PROBE scans the whole heap).
 scratch = ctypes.create_string_buffer(1 << 20)
 ctypes.memmove(ctypes.addressof(scratch), ${PATTERN} * 256, 4096)
+# Garbage left uncollected (gc is disabled above): no gc.collect() runs between processes
+# or at a start any more (prelude.py's seal), so only the reset may remove it.
+def plant_cycle():
+    cycle = type('PlantedCycle', (), {})()
+    cycle.self = cycle
+plant_cycle()
 `;
 
 /** Every change that leaves the worker resettable (no MEMFS write). */
@@ -92,6 +98,7 @@ print(json.dumps({
     'warning filters': len(warnings.filters), 'dont_write_bytecode': sys.dont_write_bytecode,
     'int max str digits': sys.get_int_max_str_digits(), 'stdin': sys.stdin is not None,
     'codec': planted_codec,
+    'garbage cycle': any(type(item).__name__ == 'PlantedCycle' for item in gc.get_objects()),
 }))
 `;
 
@@ -109,7 +116,7 @@ export async function expectNothingCarriedOverReused(sandbox: Sandbox): Promise<
   const after = await run(PROBE);
   expect(after.stderr).toMatch(/^python3: reused interpreter \(process \d+ of its worker/);
   expect(after.stdout).toBe(before.stdout);
-  expect(JSON.parse(before.stdout)).toMatchObject({ main: false, builtins: false, abs: 1, env: null, 'open fds': [], 'gc enabled': true, codec: false, 'pattern absent from memory': true });
+  expect(JSON.parse(before.stdout)).toMatchObject({ main: false, builtins: false, abs: 1, env: null, 'open fds': [], 'gc enabled': true, codec: false, 'pattern absent from memory': true, 'garbage cycle': false });
 }
 
 /** Runs PROBE, PLANT, PROBE in `sandbox` and expects the two probes to agree, and clean. */
