@@ -36,6 +36,18 @@ pub struct Directive {
     pub length: usize,
 }
 
+/// Every byte, as `parse_directive`'s `valid`: for callers that judge the conversion letter
+/// themselves (awk, the shell's printf).
+pub const ANY_CONVERSION: [u8; 256] = {
+    let mut all = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        all[i] = i as u8;
+        i += 1;
+    }
+    all
+};
+
 /// Parses the text after a `%`. Length modifiers (`hh h l ll L j z t`) are accepted and
 /// ignored, as GNU printf does. None when it is not a valid conversion: `valid` lists the
 /// accepted conversion letters.

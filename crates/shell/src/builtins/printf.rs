@@ -162,7 +162,7 @@ impl<'a, 's> Formatter<'a, 's> {
     fn directive(&mut self, format: &[u8], start: usize) -> usize {
         // Flags, width, precision and length modifiers as C's printf reads them; any byte
         // may follow (an unknown one is reported by `convert`).
-        let parsed = match cformat::parse_directive(&format[start + 1..], &ANY_BYTE) {
+        let parsed = match cformat::parse_directive(&format[start + 1..], &cformat::ANY_CONVERSION) {
             Some(parsed) => parsed,
             None => {
                 let text = String::from_utf8_lossy(&format[start..]).into_owned();
@@ -314,17 +314,6 @@ impl<'a, 's> Formatter<'a, 's> {
         close + 2
     }
 }
-
-/// Every byte: the conversions `parse_directive` may return (printf judges them itself).
-const ANY_BYTE: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        table[i] = i as u8;
-        i += 1;
-    }
-    table
-};
 
 impl Shell {
     /// The offset (seconds east of UTC) and zone name `%(...)T` uses: those of `TZ` when

@@ -14,17 +14,6 @@ use super::value::{nan_inf_text, Value};
 /// Widths and precisions are capped so a typo cannot ask for gigabytes of padding.
 const MAX_WIDTH: usize = 1 << 26;
 
-/// cformat reads any byte as the conversion letter, so awk decides what an unknown one does.
-const ANY_CONVERSION: [u8; 256] = {
-    let mut all = [0u8; 256];
-    let mut i = 0;
-    while i < 256 {
-        all[i] = i as u8;
-        i += 1;
-    }
-    all
-};
-
 const LENGTH_MODIFIERS: &[u8] = b"hlLjzt";
 
 /// Formats `fmt` with `args` into `out`. Errors (not enough arguments) are gawk's fatal
@@ -61,7 +50,7 @@ pub fn sprintf(out: &mut Vec<u8>, fmt: &[u8], args: &[Value], convfmt: &[u8]) ->
             next_arg = n - 1;
             i += digits + 1;
         }
-        let directive = match cformat::parse_directive(&fmt[i..], &ANY_CONVERSION) {
+        let directive = match cformat::parse_directive(&fmt[i..], &cformat::ANY_CONVERSION) {
             Some(d) => d,
             None => {
                 out.extend_from_slice(&fmt[start..]);
