@@ -178,19 +178,13 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                 algo_given = true;
             }
             "length" => length = true,
-            "check" => opts.check = true,
-            "tag" => opts.tag = true,
             "untagged" => opts.tag = false,
-            "zero" => opts.zero = true,
-            "ignore-missing" => opts.ignore_missing = true,
-            "quiet" => opts.quiet = true,
-            "status" => opts.status = true,
-            "strict" => opts.strict = true,
-            "warn" => opts.warn = true,
             "debug" => {}
-            _ => {
-                let _ = io.out(common::version_text(&io.name).as_bytes());
-                return Err(UError::exit(0));
+            other => {
+                if !opts.set_flag(other) {
+                    let _ = io.out(common::version_text(&io.name).as_bytes());
+                    return Err(UError::exit(0));
+                }
             }
         }
         Ok(())

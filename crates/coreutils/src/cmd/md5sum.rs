@@ -109,6 +109,24 @@ pub struct Opts {
     pub cksum_any_algo: bool,
 }
 
+impl Opts {
+    /// Sets the flag option `id` that md5sum and cksum share; false when it is not one.
+    pub fn set_flag(&mut self, id: &str) -> bool {
+        match id {
+            "check" => self.check = true,
+            "tag" => self.tag = true,
+            "zero" => self.zero = true,
+            "ignore-missing" => self.ignore_missing = true,
+            "quiet" => self.quiet = true,
+            "status" => self.status = true,
+            "strict" => self.strict = true,
+            "warn" => self.warn = true,
+            _ => return false,
+        }
+        true
+    }
+}
+
 /// Whether a file name needs GNU's `\`-escaping in computed output.
 fn needs_escape(name: &[u8]) -> bool {
     name.iter().any(|b| matches!(b, b'\\' | b'\n' | b'\r'))
@@ -170,15 +188,9 @@ pub fn run_digest(args: Vec<OsString>, io: &mut Io, algo: Algo) -> Result<i32, U
             Parsed::Opt { id, .. } => match id {
                 "binary" => mode = Some(true),
                 "text" => mode = Some(false),
-                "check" => opts.check = true,
-                "tag" => opts.tag = true,
-                "zero" => opts.zero = true,
-                "ignore-missing" => opts.ignore_missing = true,
-                "quiet" => opts.quiet = true,
-                "status" => opts.status = true,
-                "strict" => opts.strict = true,
-                "warn" => opts.warn = true,
-                _ => {}
+                other => {
+                    opts.set_flag(other);
+                }
             },
             Parsed::Operand(f) => files.push(f),
         }
