@@ -128,8 +128,7 @@ export class Sandbox {
    * trip, as comlink calls each method as its message arrives, in order.
    */
   private async start(checkpoint?: Checkpoint, forking = false): Promise<void> {
-    // The browser's init carries the shell's module only (the others follow, below): the
-    // first prompt waits for one module's download and compilation, not all of them.
+    // The browser's init carries the shell's module only, so the first prompt waits for one.
     const staged = this.platform.stagedModules?.();
     const init: KernelInit = {
       protocolVersion: PROTOCOL_VERSION,
@@ -180,9 +179,7 @@ export class Sandbox {
     const initialised = connection.initialised ?? connection.api.init(init);
     // After init, in order: a run that needs a deferred module waits for it in the worker.
     if (staged !== undefined) {
-      void staged.rest
-        .then((modules) => connection.api.provideModules({ modules }), (error: unknown) => connection.api.provideModules({ failed: error instanceof Error ? error.message : String(error) }))
-        .catch(() => undefined);
+      void staged.rest.then((modules) => connection.api.provideModules({ modules }), (error: unknown) => connection.api.provideModules({ failed: error instanceof Error ? error.message : String(error) })).catch(() => undefined);
     }
     const loaded = checkpoint === undefined ? undefined : this.loadCheckpoint(checkpoint);
     // When init fails, so does the image's load: init's error is the one to throw.
