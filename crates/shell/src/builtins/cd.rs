@@ -1,26 +1,23 @@
 //! `cd` and `pwd`, keeping the logical path (`$PWD`) as bash does unless `-P`.
 
-use super::{done, fail, print};
+use super::{done, fail, options, print};
 use crate::exec::Flow;
 use crate::sys::FileKind;
 use crate::options::Opt;
 use crate::shell::Shell;
 
 pub fn cd(shell: &mut Shell, args: &[String]) -> Flow {
+    let (given, index) = match options(shell, "cd", args, "LPe@") {
+        Ok(parsed) => parsed,
+        Err(flow) => return flow,
+    };
     let mut physical = shell.options.get(Opt::Physical);
-    let mut index = 1;
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "-L" => physical = false,
-            "-P" => physical = true,
-            "-e" | "-@" => {}
-            "--" => {
-                index += 1;
-                break;
-            }
-            _ => break,
+    for option in given {
+        match option.letter {
+            'L' => physical = false,
+            'P' => physical = true,
+            _ => {}
         }
-        index += 1;
     }
     let operands = &args[index..];
     if operands.len() > 1 {
@@ -120,7 +117,11 @@ impl Shell {
 }
 
 pub fn pwd(shell: &mut Shell, args: &[String]) -> Flow {
-    let physical = args[1..].iter().any(|a| a == "-P") || shell.options.get(Opt::Physical);
+    let (given, _) = match options(shell, "pwd", args, "LP") {
+        Ok(parsed) => parsed,
+        Err(flow) => return flow,
+    };
+    let physical = given.iter().fold(shell.options.get(Opt::Physical), |physical, option| option.letter == 'P' || (physical && option.letter != 'L'));
     let path = if physical { shell.sys.getcwd().unwrap_or_else(|_| shell.cwd.clone()) } else { shell.cwd.clone() };
     let ok = print(shell, "pwd", &format!("{}\n", path));
     done(shell, if ok { 0 } else { 1 })

@@ -1,7 +1,7 @@
 //! `declare`/`typeset`, `local`, and the listing formats `export -p`, `readonly -p` and
 //! `declare -p` share.
 
-use super::{done, fail, print};
+use super::{done, fail, options, print};
 use crate::exec::Flow;
 use crate::expand::DeclArg;
 use crate::shell::Shell;
@@ -60,79 +60,69 @@ pub fn run(shell: &mut Shell, args: &[String], mode: Mode, name: &str) -> Flow {
         Mode::Readonly => flags.set |= attr::READONLY,
         _ => {}
     }
-    let mut index = 1;
-    while index < args.len() {
-        let arg = &args[index];
-        if arg == "--" {
-            index += 1;
-            break;
-        }
-        let (on, letters) = match (arg.strip_prefix('-'), arg.strip_prefix('+')) {
-            (Some(rest), _) if !rest.is_empty() => (true, rest),
-            (_, Some(rest)) if !rest.is_empty() => (false, rest),
-            _ => break,
-        };
-        for letter in letters.chars() {
-            let bit = match letter {
-                'x' => attr::EXPORT,
-                'r' => attr::READONLY,
-                'i' => attr::INTEGER,
-                'l' => attr::LOWER,
-                'u' => attr::UPPER,
-                // `export -n` removes the export attribute.
-                'n' if mode == Mode::Export => {
-                    if on {
-                        flags.unset |= attr::EXPORT;
-                        flags.set &= !attr::EXPORT;
-                    }
-                    0
-                }
-                'n' => attr::NAMEREF,
-                't' => attr::TRACE,
-                'a' => {
-                    flags.array = on;
-                    0
-                }
-                'A' => {
-                    flags.assoc = on;
-                    0
-                }
-                'f' => {
-                    flags.functions = true;
-                    0
-                }
-                'F' => {
-                    flags.function_names = true;
-                    0
-                }
-                'g' => {
-                    flags.global = true;
-                    0
-                }
-                'p' => {
-                    flags.print = true;
-                    0
-                }
-                _ => {
-                    return fail(shell, name, &format!("-{}: invalid option\n{}: usage: {} [-aAfFgiIlnrtux] [name[=value] ...]", letter, name, name), 2);
-                }
-            };
-            if on {
-                flags.set |= bit;
-                if bit == attr::LOWER {
-                    flags.set &= !attr::UPPER;
-                }
-                if bit == attr::UPPER {
-                    flags.set &= !attr::LOWER;
-                }
-            } else {
-                flags.unset |= bit;
-                if bit == attr::EXPORT && mode == Mode::Export {
-                    flags.set &= !attr::EXPORT;
-                }
+    // The letters each builtin takes (bash's `-c` and `-I` are not supported); only
+    // `declare`, `typeset` and `local` take `+x` to remove an attribute.
+    let spec = match mode {
+        Mode::Declare | Mode::Local => "+aAfFgilnprtux",
+        Mode::Export => "fnp",
+        Mode::Readonly => "aAfnp",
+    };
+    let (given, index) = match options(shell, name, args, spec) {
+        Ok(parsed) => parsed,
+        Err(flow) => return flow,
+    };
+    for option in given {
+        let on = !option.plus;
+        let bit = match option.letter {
+            'x' => attr::EXPORT,
+            'r' => attr::READONLY,
+            'i' => attr::INTEGER,
+            'l' => attr::LOWER,
+            'u' => attr::UPPER,
+            // `export -n` removes the export attribute.
+            'n' if mode == Mode::Export => {
+                flags.unset |= attr::EXPORT;
+                flags.set &= !attr::EXPORT;
+                0
             }
+            'n' => attr::NAMEREF,
+            't' => attr::TRACE,
+            'a' => {
+                flags.array = on;
+                0
+            }
+            'A' => {
+                flags.assoc = on;
+                0
+            }
+            'f' => {
+                flags.functions = true;
+                0
+            }
+            'F' => {
+                flags.function_names = true;
+                0
+            }
+            'g' => {
+                flags.global = true;
+                0
+            }
+            _ => {
+                flags.print = true;
+                0
+            }
+        };
+        if on {
+            flags.set |= bit;
+            if bit == attr::LOWER {
+                flags.set &= !attr::UPPER;
+            }
+            if bit == attr::UPPER {
+                flags.set &= !attr::LOWER;
+            }
+        } else {
+            flags.unset |= bit;
         }
-        index += 1;
     }
     if mode == Mode::Export && flags.unset & attr::EXPORT != 0 {
         flags.set &= !attr::EXPORT;
@@ -344,9 +334,7 @@ fn function_attributes(shell: &mut Shell, names: &[String], flags: &Flags, mode:
 /// `declare -f` / `-F`.
 fn functions(shell: &mut Shell, names: &[String], only_names: bool, builtin: &str) -> Flow {
     let mut selected: Vec<String> = if names.is_empty() {
-        let mut all: Vec<String> = shell.functions.keys().cloned().collect();
-        all.sort_unstable_by(|a, b| crate::text::collate(a, b));
-        all
+        function_names(shell)
     } else {
         names.to_vec()
     };
@@ -402,17 +390,29 @@ fn list(shell: &mut Shell, flags: &Flags, mode: Mode) -> Flow {
         }
     }
     if set_style {
-        let mut names: Vec<String> = shell.functions.keys().cloned().collect();
-        names.sort_unstable_by(|a, b| crate::text::collate(a, b));
-        for name in names {
-            if let Some(def) = shell.functions.get(&name).cloned() {
-                out.push_str(&shell_parser::printer::function_to_string(&def));
-                out.push('\n');
-            }
-        }
+        out.push_str(&function_definitions(shell));
     }
     print(shell, mode.name(), &out);
     done(shell, 0)
+}
+
+/// The names of the defined functions, in the locale's order.
+fn function_names(shell: &Shell) -> Vec<String> {
+    let mut names: Vec<String> = shell.functions.keys().cloned().collect();
+    names.sort_unstable_by(|a, b| crate::text::collate(a, b));
+    names
+}
+
+/// Every function's definition, in name order, as `set` and `declare` list them.
+pub fn function_definitions(shell: &Shell) -> String {
+    let mut out = String::new();
+    for name in function_names(shell) {
+        if let Some(def) = shell.functions.get(&name) {
+            out.push_str(&shell_parser::printer::function_to_string(def));
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// `name=value` as `set` lists it.

@@ -1,6 +1,6 @@
 //! The directory stack: `pushd`, `popd`, `dirs`.
 
-use super::{done, fail, print};
+use super::{done, fail, print, usage};
 use crate::exec::Flow;
 use crate::shell::Shell;
 
@@ -27,6 +27,21 @@ fn show(shell: &mut Shell, name: &str, long: bool, per_line: bool, numbered: boo
     print(shell, name, &text)
 }
 
+/// The entry `+N` (counting from the left of `dirs`) or `-N` (from the right) names in a
+/// stack of `len` entries. A bad number is bash's usage error (status 2), an index past
+/// the stack an error of status 1: the `Err` is the flow to return.
+fn stack_index(shell: &mut Shell, name: &str, spec: &str, len: usize) -> Result<usize, Flow> {
+    let from_left = spec.starts_with('+');
+    let n = match spec.get(1..).filter(|_| from_left || spec.starts_with('-')).map(str::parse::<usize>) {
+        Some(Ok(n)) => n,
+        _ => return Err(usage(shell, name, Some(&format!("{}: invalid number", spec)))),
+    };
+    if n >= len {
+        return Err(fail(shell, name, &format!("{}: directory stack index out of range", spec), 1));
+    }
+    Ok(if from_left { n } else { len - 1 - n })
+}
+
 pub fn dirs(shell: &mut Shell, args: &[String]) -> Flow {
     let mut long = false;
     let mut per_line = false;
@@ -41,17 +56,15 @@ pub fn dirs(shell: &mut Shell, args: &[String]) -> Flow {
             "-p" => per_line = true,
             "-v" => numbered = true,
             other => {
-                if let Some(n) = other.strip_prefix('+').and_then(|n| n.parse::<usize>().ok()) {
-                    match stack(shell).get(n) {
-                        Some(dir) => {
-                            let dir = dir.clone();
-                            print(shell, "dirs", &format!("{}\n", dir));
-                            return done(shell, 0);
-                        }
-                        None => return fail(shell, "dirs", &format!("{}: directory stack index out of range", other), 1),
+                let mut all = stack(shell);
+                return match stack_index(shell, "dirs", other, all.len()) {
+                    Ok(index) => {
+                        let dir = all.swap_remove(index);
+                        print(shell, "dirs", &format!("{}\n", dir));
+                        done(shell, 0)
                     }
-                }
-                return fail(shell, "dirs", &format!("{}: invalid option", other), 2);
+                    Err(flow) => flow,
+                };
             }
         }
     }
@@ -76,15 +89,11 @@ pub fn pushd(shell: &mut Shell, args: &[String]) -> Flow {
             shell.dirstack.push(old);
         }
         Some(dir) if dir.starts_with('+') || (dir.starts_with('-') && dir.len() > 1) => {
-            let n: usize = match dir[1..].parse() {
-                Ok(n) => n,
-                Err(_) => return fail(shell, "pushd", &format!("{}: invalid number", dir), 1),
-            };
             let mut all = stack(shell);
-            if n >= all.len() {
-                return fail(shell, "pushd", &format!("{}: directory stack index out of range", dir), 1);
-            }
-            let index = if dir.starts_with('+') { n } else { all.len() - 1 - n };
+            let index = match stack_index(shell, "pushd", dir, all.len()) {
+                Ok(index) => index,
+                Err(flow) => return flow,
+            };
             all.rotate_left(index);
             let target = all[0].clone();
             if let Err(message) = shell.change_directory(&target, false) {
@@ -109,20 +118,16 @@ pub fn pushd(shell: &mut Shell, args: &[String]) -> Flow {
 pub fn popd(shell: &mut Shell, args: &[String]) -> Flow {
     let quiet = args.iter().any(|a| a == "-n");
     let operand = args[1..].iter().find(|a| a.as_str() != "-n");
-    if shell.dirstack.is_empty() {
-        return fail(shell, "popd", "directory stack empty", 1);
-    }
+    // A bad operand is reported before an empty stack, as bash does.
+    let empty = shell.dirstack.is_empty();
     match operand {
         Some(spec) if spec.starts_with('+') || spec.starts_with('-') => {
-            let n: usize = match spec[1..].parse() {
-                Ok(n) => n,
-                Err(_) => return fail(shell, "popd", &format!("{}: invalid argument", spec), 1),
-            };
             let mut all = stack(shell);
-            if n >= all.len() {
-                return fail(shell, "popd", &format!("{}: directory stack index out of range", spec), 1);
-            }
-            let index = if spec.starts_with('+') { n } else { all.len() - 1 - n };
+            let index = match stack_index(shell, "popd", spec, if empty { usize::MAX } else { all.len() }) {
+                Ok(_) if empty => return fail(shell, "popd", "directory stack empty", 1),
+                Ok(index) => index,
+                Err(flow) => return flow,
+            };
             if index == 0 {
                 let next = all[1].clone();
                 if let Err(message) = shell.change_directory(&next, false) {
@@ -134,7 +139,8 @@ pub fn popd(shell: &mut Shell, args: &[String]) -> Flow {
                 shell.dirstack = all[1..].iter().rev().cloned().collect();
             }
         }
-        Some(other) => return fail(shell, "popd", &format!("{}: invalid argument", other), 1),
+        Some(other) => return usage(shell, "popd", Some(&format!("{}: invalid argument", other))),
+        None if empty => return fail(shell, "popd", "directory stack empty", 1),
         None => {
             let top = shell.dirstack.pop().unwrap_or_default();
             if let Err(message) = shell.change_directory(&top, false) {

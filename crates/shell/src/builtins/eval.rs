@@ -1,11 +1,15 @@
 //! `eval args` and `exec [command]`.
 
-use super::{done, fail};
+use super::{done, fail, options};
 use crate::exec::{CommandKind, Flow};
 use crate::shell::Shell;
 
 pub fn eval(shell: &mut Shell, args: &[String]) -> Flow {
-    let text = args[1..].join(" ");
+    let index = match options(shell, "eval", args, "") {
+        Ok((_, index)) => index,
+        Err(flow) => return flow,
+    };
+    let text = args[index..].join(" ");
     if text.trim().is_empty() {
         return done(shell, 0);
     }
@@ -22,18 +26,10 @@ pub fn eval(shell: &mut Shell, args: &[String]) -> Flow {
 /// a process, so this waits for it). Without one, its redirections stay (handled by the
 /// caller).
 pub fn exec(shell: &mut Shell, args: &[String]) -> Flow {
-    let mut index = 1;
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "--" => {
-                index += 1;
-                break;
-            }
-            "-c" | "-l" => index += 1,
-            "-a" => index += 2,
-            _ => break,
-        }
-    }
+    let index = match options(shell, "exec", args, "cla:") {
+        Ok((_, index)) => index,
+        Err(flow) => return flow,
+    };
     if index >= args.len() {
         return done(shell, 0);
     }

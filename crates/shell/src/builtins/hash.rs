@@ -1,10 +1,8 @@
 //! `hash [-lr] [-p pathname] [-dt] [name ...]`: the table of remembered program paths.
 
-use super::{done, fail, print};
+use super::{done, fail, options, print};
 use crate::exec::Flow;
 use crate::shell::Shell;
-
-const USAGE: &str = "hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]";
 
 #[derive(Default)]
 struct Options {
@@ -16,19 +14,18 @@ struct Options {
 }
 
 pub fn hash(shell: &mut Shell, args: &[String]) -> Flow {
-    let (letters, index) = match super::parse_options(args, "p") {
+    let (given, index) = match options(shell, "hash", args, "lrp:dt") {
         Ok(parsed) => parsed,
-        Err(message) => return fail(shell, "hash", &format!("{}\n{}", message, USAGE), 2),
+        Err(flow) => return flow,
     };
     let mut options = Options::default();
-    for (letter, value) in letters {
-        match letter {
+    for option in given {
+        match option.letter {
             'r' => options.reset = true,
             'l' => options.list = true,
             'd' => options.delete = true,
             't' => options.print_paths = true,
-            'p' => options.path = value,
-            other => return fail(shell, "hash", &format!("-{}: invalid option\n{}", other, USAGE), 2),
+            _ => options.path = option.value,
         }
     }
     let names = &args[index..];

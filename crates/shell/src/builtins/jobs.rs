@@ -1,7 +1,7 @@
 //! `jobs`, `wait`, and the job-control builtins that need a terminal (`fg`, `bg`,
 //! `suspend`), which report that job control is off, as a non-interactive bash does.
 
-use super::{done, fail, parse_options, print, usage};
+use super::{done, fail, options, print};
 use crate::exec::Flow;
 use crate::shell::Shell;
 
@@ -16,14 +16,22 @@ pub fn reap(shell: &mut Shell) {
 }
 
 pub fn jobs(shell: &mut Shell, args: &[String]) -> Flow {
-    let pids_only = args.iter().any(|a| a == "-p");
-    let long = args.iter().any(|a| a == "-l");
-    let running_only = args.iter().any(|a| a == "-r");
-    let stopped_only = args.iter().any(|a| a == "-s");
+    let (given, index) = match options(shell, "jobs", args, "lnprsx") {
+        Ok(parsed) => parsed,
+        Err(flow) => return flow,
+    };
+    let given: String = given.iter().map(|option| option.letter).collect();
+    if given.contains('x') {
+        return fail(shell, "jobs", "-x: not supported", 2);
+    }
+    let pids_only = given.contains('p');
+    let long = given.contains('l');
+    let running_only = given.contains('r');
+    let stopped_only = given.contains('s');
     reap(shell);
     let mut out = String::new();
     let mut finished = Vec::new();
-    let specs: Vec<&String> = args[1..].iter().filter(|a| !a.starts_with('-')).collect();
+    let specs = &args[index..];
     for job in shell.jobs.list.clone() {
         if !specs.is_empty() && !specs.iter().any(|s| shell.jobs.find(s).map(|j| j.id) == Some(job.id)) {
             continue;
@@ -61,18 +69,17 @@ pub fn jobs(shell: &mut Shell, args: &[String]) -> Flow {
 /// `wait [-fn] [-p var] [id ...]`; with `-p` the pid whose status is returned goes to
 /// `var` (which stays unset when there is none).
 pub fn wait(shell: &mut Shell, args: &[String]) -> Flow {
-    let (options, index) = match parse_options(args, "p") {
+    let (given, index) = match options(shell, "wait", args, "fnp:") {
         Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "wait", Some(&message)),
+        Err(flow) => return flow,
     };
     let mut any = false;
     let mut pid_var = None;
-    for (option, value) in options {
-        match option {
+    for option in given {
+        match option.letter {
             'n' => any = true,
-            'f' => {}
-            'p' => pid_var = value,
-            other => return usage(shell, "wait", Some(&format!("-{}: invalid option", other))),
+            'p' => pid_var = option.value,
+            _ => {}
         }
     }
     if let Some(name) = &pid_var {

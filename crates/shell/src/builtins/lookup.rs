@@ -1,6 +1,6 @@
 //! What names mean: `type`, `command`, `builtin`.
 
-use super::{done, fail, parse_options, print};
+use super::{done, fail, options, print};
 use crate::exec::{CommandKind, Flow};
 use crate::shell::Shell;
 
@@ -76,16 +76,17 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> Flow {
     let mut path_only = false;
     let mut force_path = false;
     let mut all = false;
-    // No letter takes a value, so the split cannot fail.
-    let (letters, index) = parse_options(args, "").unwrap_or_default();
-    for (letter, _) in letters {
-        match letter {
+    let (given, index) = match options(shell, "type", args, "afptP") {
+        Ok(parsed) => parsed,
+        Err(flow) => return flow,
+    };
+    for option in given {
+        match option.letter {
             't' => terse = true,
             'p' => path_only = true,
             'P' => force_path = true,
             'a' => all = true,
-            'f' => {}
-            other => return fail(shell, "type", &format!("-{}: invalid option\ntype: usage: type [-afptP] name [name ...]", other), 2),
+            _ => {}
         }
     }
     let mut status = 0;
@@ -143,22 +144,18 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> Flow {
 }
 
 pub fn command(shell: &mut Shell, args: &[String]) -> Flow {
+    let (given, index) = match options(shell, "command", args, "pvV") {
+        Ok(parsed) => parsed,
+        Err(flow) => return flow,
+    };
+    // The last of `-v` and `-V` counts, as in bash.
     let mut describe = None;
-    let mut index = 1;
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "--" => {
-                index += 1;
-                break;
-            }
-            "-v" => describe = Some(false),
-            "-V" => describe = Some(true),
-            "-p" => {}
-            "-pv" | "-vp" => describe = Some(false),
-            "-pV" | "-Vp" => describe = Some(true),
-            _ => break,
+    for option in given {
+        match option.letter {
+            'v' => describe = Some(false),
+            'V' => describe = Some(true),
+            _ => {}
         }
-        index += 1;
     }
     let operands = &args[index..];
     if let Some(verbose) = describe {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{done, fail, parse_options};
+use super::{done, fail, options};
 use crate::exec::Flow;
 use crate::io::input::InputReader;
 use crate::shell::Shell;
@@ -11,9 +11,9 @@ use crate::vars::Value;
 
 pub fn mapfile(shell: &mut Shell, args: &[String]) -> Flow {
     let name = args[0].clone();
-    let (options, first) = match parse_options(args, "dnOsuCc") {
+    let (given, first) = match options(shell, &name, args, "d:n:O:s:tu:C:c:") {
         Ok(parsed) => parsed,
-        Err(message) => return fail(shell, &name, &message, 2),
+        Err(flow) => return flow,
     };
     let mut delimiter = b'\n';
     let mut count = 0usize;
@@ -21,18 +21,17 @@ pub fn mapfile(shell: &mut Shell, args: &[String]) -> Flow {
     let mut skip = 0usize;
     let mut trim = false;
     let mut fd = 0u32;
-    for (option, value) in options {
-        let value = value.unwrap_or_default();
+    for option in given {
+        let value = option.value.unwrap_or_default();
         let number = || value.parse::<i64>().ok().filter(|n| *n >= 0);
-        match option {
+        match option.letter {
             'd' => delimiter = crate::text::to_bytes(&value).first().copied().unwrap_or(0),
             'n' => count = number().unwrap_or(0) as usize,
             'O' => origin = number(),
             's' => skip = number().unwrap_or(0) as usize,
             't' => trim = true,
             'u' => fd = number().unwrap_or(0) as u32,
-            'C' | 'c' => {}
-            other => return fail(shell, &name, &format!("-{}: invalid option", other), 2),
+            _ => {}
         }
     }
     let array = args.get(first).cloned().unwrap_or_else(|| "MAPFILE".to_string());

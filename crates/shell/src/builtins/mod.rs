@@ -136,7 +136,7 @@ pub fn help_synopsis(name: &str) -> &'static str {
         "compgen" => "compgen [-abkv] [-A action] [-W wordlist] [word]",
         "complete" => "complete (accepted, no effect)",
         "continue" => "continue [n]",
-        "declare" | "typeset" => "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+        "declare" => "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
         "dirs" => "dirs [-clpv] [+N] [-N]",
         "disown" => "disown [-h] [-ar] [jobspec ... | pid ...]",
         "echo" => "echo [-neE] [arg ...]",
@@ -152,17 +152,18 @@ pub fn help_synopsis(name: &str) -> &'static str {
         "hash" => "hash [-lr] [-p pathname] [-dt] [name ...]",
         "help" => "help [pattern ...]",
         "history" => "history [-c] [n]",
-        "jobs" => "jobs [-lnprs] [jobspec ...]",
+        "jobs" => "jobs [-lnprs] [jobspec ...] or jobs -x command [args]",
         "kill" => "kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]",
         "let" => "let arg [arg ...]",
         "local" => "local [option] name[=value] ...",
         "logout" => "logout [n]",
-        "mapfile" | "readarray" => "mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [array]",
+        "mapfile" => "mapfile [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]",
         "popd" => "popd [-n] [+N | -N]",
         "printf" => "printf [-v var] format [arguments]",
         "pushd" => "pushd [-n] [+N | -N | dir]",
         "pwd" => "pwd [-LP]",
         "read" => "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]",
+        "readarray" => "readarray [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]",
         "readonly" => "readonly [-aAf] [name[=value] ...] or readonly -p",
         "return" => "return [n]",
         "set" => "set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]",
@@ -175,6 +176,7 @@ pub fn help_synopsis(name: &str) -> &'static str {
         "true" => "true",
         "type" => "type [-afptP] name [name ...]",
         "ulimit" => "ulimit [-a] (reports limits; setting them is accepted)",
+        "typeset" => "typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
         "umask" => "umask [-p] [-S] [mode]",
         "unalias" => "unalias [-a] name [name ...]",
         "unset" => "unset [-f] [-v] [-n] [name ...]",
@@ -248,44 +250,63 @@ pub(crate) fn print(shell: &mut Shell, name: &str, text: &str) -> bool {
     write_out(shell, name, &crate::text::to_bytes(text))
 }
 
-/// Splits leading `-abc` options (until `--` or a non-option) into their letters; returns
-/// the letters and the index of the first operand. Letters in `with_value` take the next
-/// argument (or the rest of the bundle) as their value.
-pub(crate) fn parse_options(args: &[String], with_value: &str) -> Result<(Vec<(char, Option<String>)>, usize), String> {
-    let mut options = Vec::new();
+/// One option as it was given: its letter, whether it came as `+x` (where the builtin
+/// takes `+` options), and its value.
+pub(crate) struct Given {
+    pub letter: char,
+    pub plus: bool,
+    pub value: Option<String>,
+}
+
+/// Reads the leading options of `args` as bash's `internal_getopt` does and returns them
+/// with the index of the first operand: bundled letters (`-LP`), a value in the rest of
+/// the word or the next one, `--` ending the options, `-` alone an operand. `spec` lists
+/// the letters, a letter followed by `:` takes a value, and a leading `+` accepts `+x`
+/// too. A letter not in it or a missing value is bash's usage error (`name: -x: invalid
+/// option` and `name: usage: ...`, status 2): the `Err` is the flow to return.
+pub(crate) fn options(shell: &mut Shell, name: &str, args: &[String], spec: &str) -> Result<(Vec<Given>, usize), Flow> {
+    let (takes_plus, spec) = match spec.strip_prefix('+') {
+        Some(rest) => (true, rest),
+        None => (false, spec),
+    };
+    let mut given = Vec::new();
     let mut index = 1;
-    while index < args.len() {
-        let arg = &args[index];
+    while let Some(arg) = args.get(index) {
         if arg == "--" {
             index += 1;
             break;
         }
-        if !arg.starts_with('-') || arg.len() < 2 {
-            break;
-        }
-        let letters: Vec<char> = arg[1..].chars().collect();
-        let mut i = 0;
-        while i < letters.len() {
-            let letter = letters[i];
-            if with_value.contains(letter) {
-                let value: String = letters[i + 1..].iter().collect();
-                if !value.is_empty() {
-                    options.push((letter, Some(value)));
-                } else {
-                    index += 1;
-                    match args.get(index) {
-                        Some(value) => options.push((letter, Some(value.clone()))),
-                        None => return Err(format!("-{}: option requires an argument", letter)),
-                    }
-                }
-                break;
+        let (plus, letters) = match (arg.strip_prefix('-'), arg.strip_prefix('+')) {
+            (Some(rest), _) if !rest.is_empty() => (false, rest),
+            (_, Some(rest)) if takes_plus && !rest.is_empty() => (true, rest),
+            _ => break,
+        };
+        let sign = if plus { '+' } else { '-' };
+        for (at, letter) in letters.char_indices() {
+            let position = match spec.find(letter).filter(|_| letter != ':') {
+                Some(position) => position,
+                None => return Err(usage(shell, name, Some(&format!("{}{}: invalid option", sign, letter)))),
+            };
+            if !spec[position + letter.len_utf8()..].starts_with(':') {
+                given.push(Given { letter, plus, value: None });
+                continue;
             }
-            options.push((letter, None));
-            i += 1;
+            let rest = &letters[at + letter.len_utf8()..];
+            let value = if !rest.is_empty() {
+                rest.to_string()
+            } else {
+                index += 1;
+                match args.get(index) {
+                    Some(value) => value.clone(),
+                    None => return Err(usage(shell, name, Some(&format!("{}{}: option requires an argument", sign, letter)))),
+                }
+            };
+            given.push(Given { letter, plus, value: Some(value) });
+            break;
         }
         index += 1;
     }
-    Ok((options, index))
+    Ok((given, index))
 }
 
 #[cfg(test)]

@@ -1,15 +1,15 @@
 //! `read [-ers] [-a array] [-d delim] [-n|-N count] [-p prompt] [-t timeout] [-u fd]
 //! [name ...]`: one line split on IFS, the last name taking the rest.
 
-use super::{done, fail, parse_options, usage};
+use super::{done, fail, options};
 use crate::exec::Flow;
 use crate::io::input::InputReader;
 use crate::shell::Shell;
 
 pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
-    let (options, first) = match parse_options(args, "adinNptu") {
+    let (given, first) = match options(shell, "read", args, "ersa:d:i:n:N:p:t:u:") {
         Ok(parsed) => parsed,
-        Err(message) => return usage(shell, "read", Some(&message)),
+        Err(flow) => return flow,
     };
     let mut raw = false;
     let mut array = None;
@@ -19,12 +19,10 @@ pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
     let mut prompt = None;
     let mut timeout: Option<f64> = None;
     let mut fd = 0u32;
-    for (option, value) in options {
-        let value = value.unwrap_or_default();
-        match option {
+    for option in given {
+        let value = option.value.unwrap_or_default();
+        match option.letter {
             'r' => raw = true,
-            's' | 'e' => {}
-            'i' => {}
             'a' => array = Some(value),
             'd' => delimiter = Some(crate::text::to_bytes(&value).first().copied().unwrap_or(0)),
             'n' | 'N' => {
@@ -32,7 +30,7 @@ pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
                     Ok(n) => limit = Some(n),
                     Err(_) => return fail(shell, "read", &format!("{}: invalid number", value), 1),
                 }
-                exact = option == 'N';
+                exact = option.letter == 'N';
             }
             'p' => prompt = Some(value),
             't' => match timeout_seconds(&value) {
@@ -43,7 +41,7 @@ pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
                 Ok(n) => fd = n,
                 Err(_) => return fail(shell, "read", &format!("{}: invalid file descriptor specification", value), 1),
             },
-            other => return usage(shell, "read", Some(&format!("-{}: invalid option", other))),
+            _ => {}
         }
     }
     let names: Vec<String> = args[first..].to_vec();

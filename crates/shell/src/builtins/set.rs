@@ -1,7 +1,7 @@
 //! `set`: options (`-e`, `-o pipefail`, ...), positional parameters, and listing
 //! variables.
 
-use super::{done, fail, print};
+use super::{done, fail, print, usage};
 use crate::exec::Flow;
 use crate::options::SET_OPTIONS;
 use crate::shell::Shell;
@@ -27,14 +27,7 @@ pub fn set(shell: &mut Shell, args: &[String]) -> Flow {
                 out.push('\n');
             }
         }
-        let mut names: Vec<String> = shell.functions.keys().cloned().collect();
-        names.sort_unstable_by(|a, b| crate::text::collate(a, b));
-        for name in names {
-            if let Some(def) = shell.functions.get(&name).cloned() {
-                out.push_str(&shell_parser::printer::function_to_string(&def));
-                out.push('\n');
-            }
-        }
+        out.push_str(&super::declare::function_definitions(shell));
         print(shell, "set", &out);
         return done(shell, 0);
     }
@@ -77,7 +70,8 @@ pub fn set(shell: &mut Shell, args: &[String]) -> Flow {
                 continue;
             }
             if !shell.options.set_flag(letter, on) {
-                return fail(shell, "set", &format!("-{}: invalid option\nset: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]", letter), 2);
+                let sign = if on { '-' } else { '+' };
+                return usage(shell, "set", Some(&format!("{}{}: invalid option", sign, letter)));
             }
         }
         index += 1;

@@ -1,6 +1,6 @@
 //! `trap` and `kill`.
 
-use super::{done, fail, print};
+use super::{done, fail, options, print};
 use crate::exec::Flow;
 use crate::shell::Shell;
 use crate::traps::{canonical_signal, signal_number, SIGNALS};
@@ -23,23 +23,15 @@ fn signal_list() -> String {
 }
 
 pub fn trap(shell: &mut Shell, args: &[String]) -> Flow {
-    let mut index = 1;
-    let mut print_mode = false;
-    while let Some(arg) = args.get(index) {
-        match arg.as_str() {
-            "-l" => {
-                print(shell, "trap", &signal_list());
-                return done(shell, 0);
-            }
-            "-p" => print_mode = true,
-            "--" => {
-                index += 1;
-                break;
-            }
-            _ => break,
-        }
-        index += 1;
+    let (given, index) = match options(shell, "trap", args, "lp") {
+        Ok(parsed) => parsed,
+        Err(flow) => return flow,
+    };
+    if given.iter().any(|option| option.letter == 'l') {
+        print(shell, "trap", &signal_list());
+        return done(shell, 0);
     }
+    let print_mode = !given.is_empty();
     let operands = &args[index..];
     if operands.is_empty() || print_mode {
         let selected: Vec<String> = if operands.is_empty() {

@@ -1,6 +1,6 @@
 //! `unset [-fvn] name...`: variables (and array elements), or functions.
 
-use super::{done, fail, parse_options};
+use super::{done, fail, options};
 use crate::exec::Flow;
 use crate::shell::Shell;
 use crate::vars::{Key, Value};
@@ -9,14 +9,15 @@ pub fn unset(shell: &mut Shell, args: &[String]) -> Flow {
     let mut functions = false;
     let mut variables = false;
     let mut nameref = false;
-    // No letter takes a value, so the split cannot fail.
-    let (letters, index) = parse_options(args, "").unwrap_or_default();
-    for (letter, _) in letters {
-        match letter {
+    let (given, index) = match options(shell, "unset", args, "fvn") {
+        Ok(parsed) => parsed,
+        Err(flow) => return flow,
+    };
+    for option in given {
+        match option.letter {
             'f' => functions = true,
             'v' => variables = true,
-            'n' => nameref = true,
-            other => return fail(shell, "unset", &format!("-{}: invalid option\nunset: usage: unset [-f] [-v] [-n] [name ...]", other), 2),
+            _ => nameref = true,
         }
     }
     if functions && variables {
