@@ -37,6 +37,14 @@ def js_objects():
     return [o for o in gc.get_objects() if 'JsProxy' in type(o).__name__ or 'JsCallable' in type(o).__name__][:200]
 `;
 
+/** Every subclass of `cls`, transitively (three attempts walk them). */
+const SUBCLASSES = String.raw`def subclasses(cls, seen):
+    for sub in type.__subclasses__(cls):
+        if sub not in seen:
+            seen.add(sub)
+            subclasses(sub, seen)
+    return seen`;
+
 /**
  * The generic check (issue 20): every object reachable from Python — everything the
  * collector tracks and everything those refer to, all subclasses of object, the frames of
@@ -57,12 +65,7 @@ def is_js(o):
             return 'a method of a JS proxy'
     return None
 roots = list(gc.get_objects())
-def subclasses(cls, seen):
-    for sub in type.__subclasses__(cls):
-        if sub not in seen:
-            seen.add(sub)
-            subclasses(sub, seen)
-    return seen
+${SUBCLASSES}
 roots.extend(subclasses(object, set()))
 frame = sys._getframe()
 while frame is not None:
@@ -130,12 +133,7 @@ print('done')`,
   {
     name: 'calling every JS proxy class (e.g. JsException makes a JS Error)',
     code: String.raw`
-def subclasses(cls, seen):
-    for sub in type.__subclasses__(cls):
-        if sub not in seen:
-            seen.add(sub)
-            subclasses(sub, seen)
-    return seen
+${SUBCLASSES}
 classes = [c for c in subclasses(object, set()) if type(c).__name__ == '_JsProxyMetaClass']
 print(len(classes), 'JS proxy classes to call', flush=True)
 for cls in classes:
@@ -252,12 +250,7 @@ for o in js_objects():
   {
     name: 'walking object.__subclasses__',
     code: String.raw`
-def subclasses(cls, seen):
-    for sub in type.__subclasses__(cls):
-        if sub not in seen:
-            seen.add(sub)
-            subclasses(sub, seen)
-    return seen
+${SUBCLASSES}
 found = [c for c in subclasses(object, set()) if 'Js' in c.__name__ or 'pyodide' in getattr(c, '__module__', '')]
 import gc
 for cls in found:
