@@ -5,6 +5,16 @@ import { complete, escapeWord } from './completion.js';
 import { History } from './history.js';
 import { LineEditor, splitKeys, visibleWidth } from './line-editor.js';
 
+/** Feeds each step's keys to a fresh line (after a prompt) and checks the buffer, and the cursor where given. */
+function typeSteps(editor: LineEditor, steps: Array<[keys: string, buffer: string, cursor?: number]>): void {
+  editor.begin('$ ');
+  for (const [keys, buffer, cursor] of steps) {
+    editor.feed(keys);
+    expect(editor.buffer, `after ${JSON.stringify(keys)}`).toBe(buffer);
+    if (cursor !== undefined) expect(editor.cursor).toBe(cursor);
+  }
+}
+
 describe('LineEditor', () => {
   it('echoes typed text and submits the line', () => {
     const editor = new LineEditor(80);
@@ -17,19 +27,15 @@ describe('LineEditor', () => {
 
   it('edits in the middle of the line', () => {
     const editor = new LineEditor(80);
-    editor.begin('$ ');
-    editor.feed('echo wrld');
-    editor.feed('\x1b[D\x1b[D\x1b[D');
-    editor.feed('o');
-    expect(editor.buffer).toBe('echo world');
-    editor.feed('\x01');
-    expect(editor.cursor).toBe(0);
-    editor.feed('\x1b[3~');
-    expect(editor.buffer).toBe('cho world');
-    editor.feed('\x05\x17');
-    expect(editor.buffer).toBe('cho ');
-    editor.feed('\x15');
-    expect(editor.buffer).toBe('');
+    typeSteps(editor, [
+      ['echo wrld', 'echo wrld'],
+      ['\x1b[D\x1b[D\x1b[D', 'echo wrld', 6],
+      ['o', 'echo world'],
+      ['\x01', 'echo world', 0],
+      ['\x1b[3~', 'cho world'],
+      ['\x05\x17', 'cho '],
+      ['\x15', ''],
+    ]);
   });
 
   it('returns input after a submitted line unprocessed (typed ahead)', () => {
@@ -42,14 +48,12 @@ describe('LineEditor', () => {
 
   it('walks history with the draft kept', () => {
     const editor = new LineEditor(80, new History(['one', 'two']));
-    editor.begin('$ ');
-    editor.feed('dra');
-    editor.feed('\x1b[A');
-    expect(editor.buffer).toBe('two');
-    editor.feed('\x1b[A\x1b[A');
-    expect(editor.buffer).toBe('one');
-    editor.feed('\x1b[B\x1b[B');
-    expect(editor.buffer).toBe('dra');
+    typeSteps(editor, [
+      ['dra', 'dra'],
+      ['\x1b[A', 'two'],
+      ['\x1b[A\x1b[A', 'one'],
+      ['\x1b[B\x1b[B', 'dra'],
+    ]);
   });
 
   it('Ctrl-C abandons the line, Ctrl-D on an empty line is EOF, Tab asks to complete', () => {
