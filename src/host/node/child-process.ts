@@ -19,6 +19,21 @@ import type { OsIsolation } from '../types.js';
 import { osSandbox } from './os-sandbox.js';
 import { createChildCgroup, type CgroupLimits, type CgroupResult, type ChildCgroup } from './cgroup.js';
 
+/** The V8 flags of a sandbox child (bench/density.bench.ts runs its spawn loop with them). */
+export const CHILD_V8_FLAGS: readonly string[] = [
+  // A young generation of 1 MiB semi-spaces instead of V8's up to 16 MiB: the default grows
+  // to ~30 MiB in a child that has run a few hundred processes and stays resident while it
+  // idles; this keeps ~25-30 MiB less per used sandbox for ~5% more CPU in
+  // allocation-heavy runs (measured: docs/limits.md, "What a sandbox costs").
+  '--max-semi-space-size=1',
+  // Tier the kernel's JavaScript up sooner (1/8 of V8's budget, 50 calls instead of 500 after
+  // a type change): with the defaults V8 still optimized ~70 functions during a kernel's
+  // spawns 501-3,500, on the cores those spawns ran on, and that was the young kernel's slow
+  // 1%; with these, ~12-15 there, the rest within its first 500 (docs/limits.md).
+  '--interrupt-budget=8448',
+  '--minimum-invocations-after-ic-update=50',
+];
+
 export interface ChildSpec {
   bundle: string;
   wasmDir: string;
@@ -53,11 +68,7 @@ export function childCommand(spec: ChildSpec, resources?: CgroupResult): { progr
     ...(pyodideDir === undefined ? [] : [`--allow-fs-read=${pyodideDir}`]),
     ...(spec.pythonSnapshot === undefined ? [] : [`--allow-fs-read=${spec.pythonSnapshot}`]),
     '--no-warnings',
-    // A young generation of 1 MiB semi-spaces instead of V8's up to 16 MiB: the default grows
-    // to ~30 MiB in a child that has run a few hundred processes and stays resident while it
-    // idles; this keeps ~25-30 MiB less per used sandbox for ~5% more CPU in
-    // allocation-heavy runs (measured: docs/limits.md, "What a sandbox costs").
-    '--max-semi-space-size=1',
+    ...CHILD_V8_FLAGS,
     spec.bundle,
     `--airlock-message-bytes=${spec.messageBytes}`,
     `--airlock-wasm-dir=${spec.wasmDir}`,
