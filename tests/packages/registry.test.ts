@@ -90,17 +90,14 @@ describe('the sample registry', { timeout: TIMEOUT }, () => {
     expect((await sandbox.run("sqlite3 :memory: 'select 1+1'")).stdout).toBe('2\n');
     // A relative path names a file in the shell's working directory (scripts/packages/wasi-shims.c).
     const file = await sandbox.run(`cd /tmp && sqlite3 t.db 'create table t(x); insert into t values (3), (4);' && sqlite3 /tmp/t.db 'select sum(x) from t' && cd / && echo 'select count(*) from t;' | sqlite3 tmp/t.db`);
-    expect(file.stderr).toBe('');
-    expect(file.stdout).toBe('7\n2\n');
+    expect(file).toMatchObject({ stderr: '', stdout: '7\n2\n' });
   });
 
   it('installs LZ4 and compresses and decompresses through pipes, with its three commands', async () => {
     expect((await sandbox.run('pkg install lz4')).stdout).toBe('installed lz4 1.9.2 (lz4, unlz4, lz4cat)\n');
     const piped = await sandbox.run('echo hello | lz4 | lz4 -d');
-    expect(piped.stderr).toBe('');
-    expect(piped.stdout).toBe('hello\n');
+    expect(piped).toMatchObject({ stderr: '', stdout: 'hello\n' });
     const files = await sandbox.run('cd /tmp && seq 1 20000 > n && lz4 -q n n.lz4 && unlz4 -c /tmp/n.lz4 | cmp - n && lz4cat n.lz4 | tail -1 && test $(wc -c < n.lz4) -lt $(wc -c < n) && echo smaller');
-    expect(files.stderr).toBe('');
-    expect(files.stdout).toBe('20000\nsmaller\n');
+    expect(files).toMatchObject({ stderr: '', stdout: '20000\nsmaller\n' });
   });
 });

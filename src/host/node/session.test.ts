@@ -158,38 +158,40 @@ describe.skipIf(!shellBuilt)('the session shell', () => {
     await sandbox.destroy();
   });
 
+  /** Runs each case in turn: its stderr must contain `stderr`, its stdout be `stdout` (and its status `exitCode`, where given). */
+  async function expectRuns(sandbox: Sandbox, cases: Array<{ command: string; stderr: string; stdout: string; exitCode?: number; timeoutMs?: number }>): Promise<void> {
+    for (const { command, stderr, stdout, exitCode, timeoutMs } of cases) {
+      const result = await sandbox.run(command, timeoutMs === undefined ? {} : { timeoutMs });
+      expect(result.stderr, command).toContain(stderr);
+      expect(result.stdout, command).toBe(stdout);
+      if (exitCode !== undefined) expect(result.exitCode, command).toBe(exitCode);
+    }
+  }
+
   it('ends runaway recursion and $( ) nesting with an error, and the session goes on', async () => {
     const sandbox = await Sandbox.create({ wasmDir });
-    // As in bash, the error abandons the rest of the line; the next line runs.
-    const recursion = await sandbox.run('f() { f; }; f; echo same line\necho "next line $?"');
-    expect(recursion.stderr).toContain('maximum function nesting level exceeded (1000)');
-    expect(recursion.stdout).toBe('next line 1\n');
     // Written out 60 deep, the parser refuses it; reached at run time, the shell does.
     const deep = `${'$(echo '.repeat(60)}x${')'.repeat(60)}`;
-    const written = await sandbox.run(`v=${deep}; echo "status $?"`);
-    expect(written).toMatchObject({ exitCode: 2, stdout: '' });
-    expect(written.stderr).toContain('nesting too deep');
-    const nesting = await sandbox.run('f() { if (($1 > 0)); then v=$(f $(($1 - 1))) || return; echo "$v"; else echo bottom; fi; }; f 60; echo "status $?"', { timeoutMs: 20_000 });
-    expect(nesting.stderr).toContain('nesting deeper than 50 levels');
-    expect(nesting.stdout).toBe('status 1\n');
-    expect((await sandbox.run('echo still here')).stdout).toBe('still here\n');
+    await expectRuns(sandbox, [
+      // As in bash, the error abandons the rest of the line; the next line runs.
+      { command: 'f() { f; }; f; echo same line\necho "next line $?"', stderr: 'maximum function nesting level exceeded (1000)', stdout: 'next line 1\n' },
+      { command: `v=${deep}; echo "status $?"`, stderr: 'nesting too deep', stdout: '', exitCode: 2 },
+      { command: 'f() { if (($1 > 0)); then v=$(f $(($1 - 1))) || return; echo "$v"; else echo bottom; fi; }; f 60; echo "status $?"', stderr: 'nesting deeper than 50 levels', stdout: 'status 1\n', timeoutMs: 20_000 },
+      { command: 'echo still here', stderr: '', stdout: 'still here\n' },
+    ]);
     await sandbox.destroy();
   });
 
   it('takes callDepth and substitutionDepth from the sandbox, in child shells too, naming them', async () => {
     const sandbox = await Sandbox.create({ wasmDir, limits: { callDepth: 20, substitutionDepth: 4 } });
-    const recursion = await sandbox.run('f() { echo $1 >> depth; f $(($1 + 1)); }; f 1; echo same line\necho "next $?"; mapfile -t d < depth; echo "${d[-1]}"');
-    expect(recursion.stderr).toContain("f: maximum function nesting level exceeded (20) (the sandbox's callDepth limit)");
-    expect(recursion.stdout).toBe('next 1\n20\n');
-    // A subshell starts from the shell's state and keeps the limit.
-    const inSubshell = await sandbox.run('g() { g; }; (g); echo "status $?"');
-    expect(inSubshell.stderr).toContain("g: maximum function nesting level exceeded (20) (the sandbox's callDepth limit)");
-    expect(inSubshell.stdout).toBe('status 1\n');
     const nested = 'h() { if (($1 > 0)); then v=$(h $(($1 - 1))) || return; echo "$v"; else echo bottom; fi; }; ';
-    expect((await sandbox.run(`${nested} h 4`)).stdout).toBe('bottom\n');
-    const tooDeep = await sandbox.run(`${nested} h 5; echo "status $?"`);
-    expect(tooDeep.stderr).toContain("nesting deeper than 4 levels (the sandbox's substitutionDepth limit)");
-    expect(tooDeep.stdout).toBe('status 1\n');
+    await expectRuns(sandbox, [
+      { command: 'f() { echo $1 >> depth; f $(($1 + 1)); }; f 1; echo same line\necho "next $?"; mapfile -t d < depth; echo "${d[-1]}"', stderr: "f: maximum function nesting level exceeded (20) (the sandbox's callDepth limit)", stdout: 'next 1\n20\n' },
+      // A subshell starts from the shell's state and keeps the limit.
+      { command: 'g() { g; }; (g); echo "status $?"', stderr: "g: maximum function nesting level exceeded (20) (the sandbox's callDepth limit)", stdout: 'status 1\n' },
+      { command: `${nested} h 4`, stderr: '', stdout: 'bottom\n' },
+      { command: `${nested} h 5; echo "status $?"`, stderr: "nesting deeper than 4 levels (the sandbox's substitutionDepth limit)", stdout: 'status 1\n' },
+    ]);
     // After a hard kill the shell restarts from the checkpoint with the same limits.
     await sandbox.run('probe spin', { timeoutMs: 200 });
     expect((await sandbox.run('k() { k; }; k')).stderr).toContain('exceeded (20) (the sandbox');
