@@ -160,6 +160,22 @@ describe('instance reuse', () => {
     expect(alone.starts).toEqual({ ready: 3, restored: 0, made: 1 });
   });
 
+  it('restores in the first turn after a run every ended instance the next run needs', async () => {
+    const { t } = observed(withStackPointer(probeBytes));
+    const program = t.kernel.programs.get('probe') as WasmProgram;
+    const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 2; i++) {
+      expect((await t.run(['probe', 'pipe3', '1000'])).out).toBe('1000\n');
+      for (let k = 0; k < 8; k++) await turn();
+    }
+    // A host's next request can arrive one turn after the reply: three ready by then.
+    expect((await t.run(['probe', 'pipe3', '1000'])).out).toBe('1000\n');
+    await turn();
+    const before = { ...program.starts };
+    expect((await t.run(['probe', 'pipe3', '1000'])).out).toBe('1000\n');
+    expect(program.starts.ready - before.ready).toBeGreaterThanOrEqual(3);
+  });
+
   it('gives a module that does not export its stack pointer a new instance for every process', async () => {
     const { t, instances } = observed(withoutStackPointer(probeBytes));
     for (let i = 0; i < 6; i++) {

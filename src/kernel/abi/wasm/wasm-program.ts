@@ -194,8 +194,11 @@ export class WasmProgram implements Program {
   }
 
   /**
-   * Makes spares ready, one per macrotask so that host messages and other work go first:
-   * an ended instance restored if there is one (cheap), else a new one.
+   * Makes spares ready in the turns after a busy stretch: every ended instance it needs
+   * restored in the first turn (≈0.03 ms each), then new ones, one per macrotask so that
+   * host messages and other work go first. One restore per turn was too slow: the next
+   * run's request, arriving a turn later, found one ready instance for a pipeline's two
+   * tools, and the second tool was restored on the spot, ~0.04 ms on the run's path.
    */
   private refillSoon(maxPages: number): void {
     if (this.refilling) return;
@@ -208,9 +211,15 @@ export class WasmProgram implements Program {
         return;
       }
       try {
-        const ended = this.popFitting(this.ended, maxPages);
-        if (ended !== undefined) this.restore(ended);
-        this.spares.push(ended ?? this.prepare(maxPages));
+        let restored = false;
+        while (this.spares.length < this.wanted) {
+          const ended = this.popFitting(this.ended, maxPages);
+          if (ended === undefined) break;
+          this.restore(ended);
+          this.spares.push(ended);
+          restored = true;
+        }
+        if (!restored) this.spares.push(this.prepare(maxPages));
       } catch {
         // Out of memory now: the next process makes its instance itself, and says why.
         this.refilling = false;
