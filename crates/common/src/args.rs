@@ -151,7 +151,15 @@ pub struct Command<'a> {
     /// The options every command accepts besides its own, in [`table`]'s form: `--help` and
     /// `--version`; empty for a tool that has neither (ncurses' clear knows only `-V`).
     pub standard: &'static str,
+    /// Where options end besides `--` and [`Order`]: the first word this accepts is an
+    /// operand, and so is every word after it (find's options end at its first starting
+    /// point or expression word, `-name` included).
+    pub ends_options: Option<OptionsEnd>,
 }
+
+/// The test of [`Command::ends_options`] (a struct, as [`UsageError`] is).
+#[derive(Clone, Copy)]
+pub struct OptionsEnd(pub fn(&[u8]) -> bool);
 
 /// A command's own report of a bad option (a struct: rustc 1.63, which builds the wasm,
 /// refuses a bare `fn(&mut Io, ..)` type in a const fn).
@@ -164,7 +172,7 @@ impl<'a> Command<'a> {
 
     /// A command whose options are one string in [`table`]'s form.
     pub const fn compact(name: &'a str, opts: &'static str, help: &'a str) -> Command<'a> {
-        Command { name, spec: &[], opts, help, usage_status: 1, order: Order::Permute, usage_error: None, version: "", min_operands: 0, max_operands: usize::MAX, missing: "operand", standard: STANDARD }
+        Command { name, spec: &[], opts, help, usage_status: 1, order: Order::Permute, usage_error: None, version: "", min_operands: 0, max_operands: usize::MAX, missing: "operand", standard: STANDARD, ends_options: None }
     }
 
     /// The same command taking between `min` and `max` operands (see [`Command::operands`]).
@@ -223,7 +231,8 @@ impl<'a> Command<'a> {
         let mut spec = table(self.opts);
         spec.extend_from_slice(self.spec);
         spec.extend(table(self.standard));
-        let parsed = parse(args, &spec, self.order).map_err(|e| match self.usage_error {
+        let ends = self.ends_options.map_or(never as fn(&[u8]) -> bool, |OptionsEnd(ends)| ends);
+        let parsed = parse_until(args, &spec, self.order, ends).map_err(|e| match self.usage_error {
             Some(UsageError(report)) => report(io, e),
             None => UError::usage(self.usage_status, e),
         })?;
@@ -259,6 +268,21 @@ impl<'a> Command<'a> {
         Ok(operands)
     }
 
+    /// The options seen and the operands, for a command that only reads its options after
+    /// parsing (GNU's tools that set flags in the getopt loop and act after it): asks
+    /// [`Seen::flag`], [`Seen::last_of`], [`Seen::value`] instead of a callback of `id =>
+    /// x = true` arms. Operands are counted as [`Command::operands`] counts them. A command
+    /// that must reject a bad value before a later `--help` (GNU checks it in the loop) keeps
+    /// [`Command::operands`].
+    pub fn seen(&self, args: &[OsString], io: &mut Io) -> Result<Seen, UError> {
+        let mut opts = Vec::new();
+        let operands = self.operands(args, io, &mut |_, id, value| {
+            opts.push((id, value));
+            Ok(())
+        })?;
+        Ok(Seen { opts, operands })
+    }
+
     /// GNU's check of an operand count, for a command whose bounds depend on its options
     /// (basename takes two names, or any number with -a): none is `missing operand`, too few
     /// `missing operand after 'LAST'`, too many `extra operand 'FIRST EXTRA'`.
@@ -284,8 +308,54 @@ impl<'a> Command<'a> {
     }
 }
 
+/// What [`Command::seen`] found: every option in the order given (with its value) and the
+/// operands. GNU's overriding is kept by asking for the last: `-L -P` is `last_of(&["L", "P"])`,
+/// `-m 1 -m 2` is `value("m")` = 2.
+#[derive(Debug, Default)]
+pub struct Seen {
+    pub opts: Vec<(&'static str, Option<OsString>)>,
+    pub operands: Vec<OsString>,
+}
+
+impl Seen {
+    /// Whether option `id` was given at all.
+    pub fn flag(&self, id: &str) -> bool {
+        self.opts.iter().any(|(seen, _)| *seen == id)
+    }
+
+    /// How often `id` was given (`-vv`).
+    pub fn count(&self, id: &str) -> usize {
+        self.opts.iter().filter(|(seen, _)| *seen == id).count()
+    }
+
+    /// Which of `ids` was given last: for options that override each other (`-L`/`-P`).
+    pub fn last_of(&self, ids: &[&str]) -> Option<&'static str> {
+        self.opts.iter().rev().map(|(seen, _)| *seen).find(|seen| ids.contains(seen))
+    }
+
+    /// The value of the last `id` given (a later `-m` overrides an earlier one).
+    pub fn value(&self, id: &str) -> Option<&OsString> {
+        self.opts.iter().rev().find(|(seen, _)| *seen == id).and_then(|(_, value)| value.as_ref())
+    }
+
+    /// Every value of `id`, in order (options that accumulate, like `-e` or `-f`).
+    pub fn values<'s>(&'s self, id: &'s str) -> impl Iterator<Item = &'s OsString> + 's {
+        self.opts.iter().filter(move |(seen, _)| *seen == id).filter_map(|(_, value)| value.as_ref())
+    }
+}
+
 /// Parses `args` (without argv[0]) against `spec`.
 pub fn parse(args: &[OsString], spec: &[OptSpec], order: Order) -> Result<Vec<Parsed>, ArgError> {
+    parse_until(args, spec, order, never)
+}
+
+fn never(_: &[u8]) -> bool {
+    false
+}
+
+/// [`parse`] whose options also end at the first word `ends` accepts, which is an operand
+/// as every word after it is (see [`Command::ends_options`]).
+pub fn parse_until(args: &[OsString], spec: &[OptSpec], order: Order, ends: fn(&[u8]) -> bool) -> Result<Vec<Parsed>, ArgError> {
     let posix = order == Order::RequireOrder || std::env::var_os("POSIXLY_CORRECT").is_some();
     let mut out = Vec::new();
     let mut i = 0;
@@ -293,6 +363,10 @@ pub fn parse(args: &[OsString], spec: &[OptSpec], order: Order) -> Result<Vec<Pa
         let arg = &args[i];
         let bytes = os_bytes(arg);
         i += 1;
+        if ends(bytes) {
+            out.extend(args[i - 1..].iter().cloned().map(Parsed::Operand));
+            break;
+        }
         if bytes == b"--" {
             out.extend(args[i..].iter().cloned().map(Parsed::Operand));
             break;
@@ -508,6 +582,29 @@ mod tests {
         let mut io = Io { name: "demo".into(), stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
         let err = TWO.operands(&os(&["demo", "a"]), &mut io, &mut |_, _, _| Ok(())).map(|_| ()).unwrap_err();
         assert_eq!((err.status, err.message.as_str(), err.usage), (1, "missing file operand after 'a'", true));
+    }
+
+    #[test]
+    fn seen_keeps_order_overrides_and_counts() {
+        const CMD: Command = Command::compact("demo", "L P m: v,verbose", "").operands_between(1, 1);
+        let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
+        let mut io = Io { name: "demo".into(), stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
+        let seen = CMD.seen(&os(&["demo", "-L", "-m", "1", "x", "-vP", "--verb", "-m2"]), &mut io).unwrap();
+        assert_eq!(seen.operands, os(&["x"]));
+        assert_eq!((seen.flag("L"), seen.flag("nope"), seen.count("v")), (true, false, 2));
+        assert_eq!((seen.last_of(&["L", "P"]), seen.last_of(&["nope"])), (Some("P"), None));
+        assert_eq!(seen.value("m").map(|v| v.as_os_str()), Some(OsStr::new("2")));
+        assert_eq!(seen.values("m").count(), 2);
+        let err = CMD.seen(&os(&["demo", "-L"]), &mut io).map(|_| ()).unwrap_err();
+        assert_eq!((err.status, err.message.as_str()), (1, "missing operand"));
+    }
+
+    #[test]
+    fn ends_options_at_the_first_word_it_accepts() {
+        let ends = |w: &[u8]| w.len() > 2 && w[0] == b'-';
+        let parsed = parse_until(&os(&["-n", "-x", "-a", "-name", "-a"]), &table(OPTS), Order::RequireOrder, ends).unwrap();
+        assert_eq!(parsed[0], Parsed::Opt { id: "lines", value: Some("-x".into()) }, "an option's argument is not tested");
+        assert_eq!(parsed[1..], [Parsed::Opt { id: "all", value: None }, Parsed::Operand("-name".into()), Parsed::Operand("-a".into())]);
     }
 
     #[test]

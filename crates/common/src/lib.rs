@@ -36,7 +36,7 @@ pub mod timefmt;
 pub mod users;
 pub mod write;
 
-pub use args::{ArgError, Command, HasArg, OptSpec, Order, Parsed};
+pub use args::{ArgError, Command, HasArg, OptSpec, Order, Parsed, Seen};
 pub use error::{strerror, UError};
 pub use io::Io;
 

@@ -25,27 +25,16 @@ Create the DIRECTORY(ies), if they do not already exist.
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut mode, mut parents, mut verbose) = (None, false, false);
-    let dirs = MKDIR.operands(&args, io, &mut |_, id, value| {
-        match id {
-            "mode" => {
-                let text = value.unwrap_or_default().to_string_lossy().into_owned();
-                match ModeChange::parse(&text) {
-                    Some(m) => mode = Some(m),
-                    None => {
-                        return Err(UError::new(1, format!("invalid mode {}", quote(text.as_ref()))));
-                    }
-                }
-            }
-            "parents" => parents = true,
-            "verbose" => verbose = true,
-            "context" => {
-                return Err(UError::new(1, "option not supported in the sandbox: --context"));
-            }
-            _ => {}
-        }
-        Ok(())
-    })?;
+    // As GNU's mkdir, the mode (the last -m) is read after the options.
+    let seen = MKDIR.seen(&args, io)?;
+    if seen.flag("context") {
+        return Err(UError::new(1, "option not supported in the sandbox: --context"));
+    }
+    let mode = match seen.value("mode").map(|v| v.to_string_lossy().into_owned()) {
+        Some(text) => Some(ModeChange::parse(&text).ok_or_else(|| UError::new(1, format!("invalid mode {}", quote(text.as_ref()))))?),
+        None => None,
+    };
+    let (parents, verbose, dirs) = (seen.flag("parents"), seen.flag("verbose"), seen.operands);
     let umask = common::fsext::umask(None);
     let mut status = 0;
     for dir in dirs {

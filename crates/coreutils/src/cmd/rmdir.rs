@@ -25,16 +25,9 @@ Remove the DIRECTORY(ies), if they are empty.
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut ignore, mut parents, mut verbose) = (false, false, false);
-    let dirs = RMDIR.operands(&args, io, &mut |_, id, _| {
-        match id {
-            "ignore" => ignore = true,
-            "parents" => parents = true,
-            "verbose" => verbose = true,
-            _ => {}
-        }
-        Ok(())
-    })?;
+    let seen = RMDIR.seen(&args, io)?;
+    let (ignore, parents, verbose) = (seen.flag("ignore"), seen.flag("parents"), seen.flag("verbose"));
+    let dirs = seen.operands;
     let mut status = 0;
     for dir in dirs {
         match remove(io, &dir, ignore, verbose) {
