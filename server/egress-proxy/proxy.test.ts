@@ -143,6 +143,19 @@ describe('the egress proxy', () => {
     await expect(new Promise((resolve, reject) => untrusting.on('secureConnect', resolve).on('error', reject))).rejects.toThrow(/certificate/);
   });
 
+  it('prefers AES-128-GCM for a terminated tunnel, and keeps a client to the suite it asks for', async () => {
+    const suiteFor = async (options: { ciphers?: string }): Promise<string> => {
+      const { socket } = await openTunnel(proxy.port as number, `upstream.test:${port.https}`);
+      const tls = tlsConnect({ socket, servername: 'upstream.test', ca: proxy.caCertificate, ...options });
+      await new Promise((resolve, reject) => tls.on('secureConnect', resolve).on('error', reject));
+      const suite = tls.getCipher().standardName;
+      tls.destroy();
+      return suite;
+    };
+    expect(await suiteFor({})).toBe('TLS_AES_128_GCM_SHA256');
+    expect(await suiteFor({ ciphers: 'TLS_AES_256_GCM_SHA384' })).toBe('TLS_AES_256_GCM_SHA384');
+  });
+
   it('tunnels a host marked tunnel when the SNI names it, and cuts one whose SNI differs', async () => {
     const response = await request(`https://tunnel.test:${port.tunnel}/t`, { dispatcher: through({ trustProxy: false }) });
     const seen = (await response.body.json()) as { headers: Record<string, string> };

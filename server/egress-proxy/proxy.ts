@@ -23,6 +23,7 @@ import { createEphemeralCa } from './ca.js';
 import { relay } from './relay.js';
 import { regionReads } from './read-regions.js';
 import { readSni } from './sni.js';
+import { PROXY_CIPHERS } from './tls-ciphers.js';
 import { upstreamClient, type UpstreamResponse } from './upstream.js';
 
 export interface ProxyLimits {
@@ -204,7 +205,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const contextFor = (host: string): Promise<SecureContext> => {
     let context = contexts.get(host);
     if (context === undefined) {
-      context = ca.leafFor(host).then((leaf) => createSecureContext(leaf));
+      context = ca.leafFor(host).then((leaf) => createSecureContext({ ...leaf, ciphers: PROXY_CIPHERS, honorCipherOrder: true }));
       contexts.set(host, context);
     }
     return context;

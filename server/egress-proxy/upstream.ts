@@ -10,6 +10,7 @@ import { Readable, type Writable } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { pinnedLookup } from '../../src/host/network/node-network.js';
 import { regionReads, type RegionReads } from './read-regions.js';
+import { PROXY_CIPHERS } from './tls-ciphers.js';
 import { cappedSink, type RelayEnd } from './relay.js';
 import { ChunkedDecoder, parseResponseHead, UpstreamProtocolError, type ResponseHead } from './response-framing.js';
 
@@ -107,7 +108,7 @@ export function upstreamClient(options: UpstreamOptions): UpstreamClient {
       });
       const onread = reads.onread;
       // (tls.connect passes `onread` on to its socket; @types/node does not list it.)
-      const tlsOptions: ConnectionOptions & { onread: typeof onread } = { host, port, ...lookup, onread, ...(isIP(host) === 0 ? { servername: host } : {}), ...(options.ca === undefined ? {} : { ca: options.ca }), ALPNProtocols: ['http/1.1'] };
+      const tlsOptions: ConnectionOptions & { onread: typeof onread } = { host, port, ...lookup, onread, ...(isIP(host) === 0 ? { servername: host } : {}), ...(options.ca === undefined ? {} : { ca: options.ca }), ALPNProtocols: ['http/1.1'], ciphers: PROXY_CIPHERS };
       const socket: Socket = request.url.protocol === 'https:' ? tlsConnect(tlsOptions) : netConnect({ host, port, ...lookup, onread });
       all.add(socket);
       regions.set(socket, reads);
