@@ -136,23 +136,21 @@ impl Codec for bool {
     }
 }
 
-impl Codec for u16 {
-    fn encode(&self, w: &mut Writer) {
-        w.varint(*self as u64);
-    }
-    fn decode(r: &mut Reader) -> Result<Self, DecodeError> {
-        u16::try_from(r.varint()?).map_err(|_| DecodeError)
-    }
+/// The unsigned integers narrower than the varint: a value that does not fit is corrupt.
+macro_rules! narrow_unsigned_codec {
+    ($($t:ty),*) => {$(
+        impl Codec for $t {
+            fn encode(&self, w: &mut Writer) {
+                w.varint(*self as u64);
+            }
+            fn decode(r: &mut Reader) -> Result<Self, DecodeError> {
+                <$t>::try_from(r.varint()?).map_err(|_| DecodeError)
+            }
+        }
+    )*};
 }
 
-impl Codec for u32 {
-    fn encode(&self, w: &mut Writer) {
-        w.varint(*self as u64);
-    }
-    fn decode(r: &mut Reader) -> Result<Self, DecodeError> {
-        u32::try_from(r.varint()?).map_err(|_| DecodeError)
-    }
-}
+narrow_unsigned_codec!(u16, u32, usize);
 
 impl Codec for u64 {
     fn encode(&self, w: &mut Writer) {
@@ -160,15 +158,6 @@ impl Codec for u64 {
     }
     fn decode(r: &mut Reader) -> Result<Self, DecodeError> {
         r.varint()
-    }
-}
-
-impl Codec for usize {
-    fn encode(&self, w: &mut Writer) {
-        w.varint(*self as u64);
-    }
-    fn decode(r: &mut Reader) -> Result<Self, DecodeError> {
-        usize::try_from(r.varint()?).map_err(|_| DecodeError)
     }
 }
 

@@ -92,6 +92,12 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_command_subst(&mut self) -> Result<WordPart, ParseError> {
+        Ok(WordPart::CommandSubst { body: self.parse_substituted_list()?, backquote: false })
+    }
+
+    /// The list of `$(list)`, `<(list)` or `>(list)`: after the two-byte opener, up to the
+    /// `)` that closes it.
+    pub(super) fn parse_substituted_list(&mut self) -> Result<Rc<List>, ParseError> {
         self.bump();
         self.bump();
         let body = self.parse_compound_list(true)?;
@@ -99,7 +105,7 @@ impl<'a> Parser<'a> {
         match self.peek() {
             Some(b')') => {
                 self.bump();
-                Ok(WordPart::CommandSubst { body: Rc::new(body), backquote: false })
+                Ok(Rc::new(body))
             }
             None => Err(self.error(ErrorKind::Unmatched(')'))),
             Some(_) => Err(self.unexpected_token()),

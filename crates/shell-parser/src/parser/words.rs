@@ -197,18 +197,7 @@ impl<'a> Parser<'a> {
     /// `<(list)` or `>(list)`.
     fn parse_process_subst(&mut self) -> Result<WordPart, ParseError> {
         let output = self.peek() == Some(b'>');
-        self.bump();
-        self.bump();
-        let body = self.parse_compound_list(true)?;
-        self.skip_blanks();
-        match self.peek() {
-            Some(b')') => {
-                self.bump();
-                Ok(WordPart::ProcessSubst { body: Rc::new(body), output })
-            }
-            None => Err(self.error(ErrorKind::Unmatched(')'))),
-            Some(_) => Err(self.unexpected_token()),
-        }
+        Ok(WordPart::ProcessSubst { body: self.parse_substituted_list()?, output })
     }
 
     /// An extglob group like `@(a|b)` is pattern text: read through the closing `)`.

@@ -8,48 +8,43 @@ use std::rc::Rc;
 
 use crate::ast::*;
 
+/// What `write` prints with a fresh printer, the here-documents it left pending after it.
+fn printed(write: impl FnOnce(&mut Printer)) -> String {
+    let mut printer = Printer::default();
+    write(&mut printer);
+    printer.finish()
+}
+
 /// A function as `declare -f` prints it.
 pub fn function_to_string(def: &FunctionDef) -> String {
-    let mut printer = Printer::default();
-    printer.function(def, false);
-    printer.finish()
+    printed(|printer| printer.function(def, false))
 }
 
 /// A command list on as few lines as bash would use (for `jobs`, `BASH_COMMAND`).
 pub fn list_to_string(list: &List) -> String {
-    let mut printer = Printer::default();
-    printer.list(list);
-    printer.finish()
+    printed(|printer| printer.list(list))
 }
 
 pub fn command_to_string(command: &Command) -> String {
-    let mut printer = Printer::default();
-    printer.command(command);
-    printer.finish()
+    printed(|printer| printer.command(command))
 }
 
 pub fn simple_to_string(simple: &SimpleCommand) -> String {
-    let mut printer = Printer::default();
-    printer.simple(simple);
-    printer.finish()
+    printed(|printer| printer.simple(simple))
 }
 
 pub fn and_or_to_string(and_or: &AndOr) -> String {
-    let mut printer = Printer::default();
-    printer.and_or(and_or);
-    printer.finish()
+    printed(|printer| printer.and_or(and_or))
 }
 
+// A word or an assignment holds no here-document of its own (one inside `$(...)` is
+// printed there), so nothing is left pending.
 pub fn assignment_to_string(assignment: &Assignment) -> String {
-    let mut printer = Printer::default();
-    printer.assignment(assignment);
-    printer.out
+    printed(|printer| printer.assignment(assignment))
 }
 
 pub fn word_to_string(word: &Word) -> String {
-    let mut printer = Printer::default();
-    printer.word(word);
-    printer.out
+    printed(|printer| printer.word(word))
 }
 
 pub fn arith_to_string(expr: &Arith) -> String {

@@ -1,24 +1,14 @@
 //! `cd` and `pwd`, keeping the logical path (`$PWD`) as bash does unless `-P`.
 
-use super::{done, fail, options, print};
+use super::{done, fail, print, read_options};
 use crate::exec::Flow;
 use crate::sys::FileKind;
 use crate::options::Opt;
 use crate::shell::Shell;
 
 pub fn cd(shell: &mut Shell, args: &[String]) -> Flow {
-    let (given, index) = match options(shell, "cd", args, "LPe@") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    let mut physical = shell.options.get(Opt::Physical);
-    for option in given {
-        match option.letter {
-            'L' => physical = false,
-            'P' => physical = true,
-            _ => {}
-        }
-    }
+    let (given, index) = read_options!(shell, "cd", args, "LPe@");
+    let physical = given.last_of("LP").map_or(shell.options.get(Opt::Physical), |letter| letter == 'P');
     let operands = &args[index..];
     if operands.len() > 1 {
         return fail(shell, "cd", "too many arguments", 1);
@@ -117,11 +107,8 @@ impl Shell {
 }
 
 pub fn pwd(shell: &mut Shell, args: &[String]) -> Flow {
-    let (given, _) = match options(shell, "pwd", args, "LP") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    let physical = given.iter().fold(shell.options.get(Opt::Physical), |physical, option| option.letter == 'P' || (physical && option.letter != 'L'));
+    let (given, _) = read_options!(shell, "pwd", args, "LP");
+    let physical = given.last_of("LP").map_or(shell.options.get(Opt::Physical), |letter| letter == 'P');
     let path = if physical { shell.sys.getcwd().unwrap_or_else(|_| shell.cwd.clone()) } else { shell.cwd.clone() };
     let ok = print(shell, "pwd", &format!("{}\n", path));
     done(shell, if ok { 0 } else { 1 })

@@ -1,7 +1,7 @@
 //! `declare`/`typeset`, `local`, and the listing formats `export -p`, `readonly -p` and
 //! `declare -p` share.
 
-use super::{done, fail, options, print};
+use super::{done, fail, print, read_options};
 use crate::exec::Flow;
 use crate::expand::DeclArg;
 use crate::shell::Shell;
@@ -67,11 +67,8 @@ pub fn run(shell: &mut Shell, args: &[String], mode: Mode, name: &str) -> Flow {
         Mode::Export => "fnp",
         Mode::Readonly => "aAfnp",
     };
-    let (given, index) = match options(shell, name, args, spec) {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    for option in given {
+    let (given, index) = read_options!(shell, name, args, spec);
+    for option in given.given {
         let on = !option.plus;
         let bit = match option.letter {
             'x' => attr::EXPORT,

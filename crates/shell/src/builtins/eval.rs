@@ -1,14 +1,11 @@
 //! `eval args` and `exec [command]`.
 
-use super::{done, fail, options};
+use super::{done, fail, read_options};
 use crate::exec::{CommandKind, Flow};
 use crate::shell::Shell;
 
 pub fn eval(shell: &mut Shell, args: &[String]) -> Flow {
-    let index = match options(shell, "eval", args, "") {
-        Ok((_, index)) => index,
-        Err(flow) => return flow,
-    };
+    let (_, index) = read_options!(shell, "eval", args, "");
     let text = args[index..].join(" ");
     if text.trim().is_empty() {
         return done(shell, 0);
@@ -26,10 +23,7 @@ pub fn eval(shell: &mut Shell, args: &[String]) -> Flow {
 /// a process, so this waits for it). Without one, its redirections stay (handled by the
 /// caller).
 pub fn exec(shell: &mut Shell, args: &[String]) -> Flow {
-    let index = match options(shell, "exec", args, "cla:") {
-        Ok((_, index)) => index,
-        Err(flow) => return flow,
-    };
+    let (_, index) = read_options!(shell, "exec", args, "cla:");
     if index >= args.len() {
         return done(shell, 0);
     }

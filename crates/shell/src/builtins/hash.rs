@@ -1,10 +1,9 @@
 //! `hash [-lr] [-p pathname] [-dt] [name ...]`: the table of remembered program paths.
 
-use super::{done, fail, options, print};
+use super::{done, fail, print, read_options};
 use crate::exec::Flow;
 use crate::shell::Shell;
 
-#[derive(Default)]
 struct Options {
     reset: bool,
     list: bool,
@@ -14,20 +13,8 @@ struct Options {
 }
 
 pub fn hash(shell: &mut Shell, args: &[String]) -> Flow {
-    let (given, index) = match options(shell, "hash", args, "lrp:dt") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    let mut options = Options::default();
-    for option in given {
-        match option.letter {
-            'r' => options.reset = true,
-            'l' => options.list = true,
-            'd' => options.delete = true,
-            't' => options.print_paths = true,
-            _ => options.path = option.value,
-        }
-    }
+    let (given, index) = read_options!(shell, "hash", args, "lrp:dt");
+    let options = Options { reset: given.has('r'), list: given.has('l'), delete: given.has('d'), print_paths: given.has('t'), path: given.value('p') };
     let names = &args[index..];
     if (options.delete || options.print_paths) && names.is_empty() {
         let letter = if options.delete { 'd' } else { 't' };

@@ -1,7 +1,7 @@
 //! `jobs`, `wait`, and the job-control builtins that need a terminal (`fg`, `bg`,
 //! `suspend`), which report that job control is off, as a non-interactive bash does.
 
-use super::{done, fail, options, print};
+use super::{done, fail, print, read_options};
 use crate::exec::Flow;
 use crate::shell::Shell;
 
@@ -16,18 +16,11 @@ pub fn reap(shell: &mut Shell) {
 }
 
 pub fn jobs(shell: &mut Shell, args: &[String]) -> Flow {
-    let (given, index) = match options(shell, "jobs", args, "lnprsx") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    let given: String = given.iter().map(|option| option.letter).collect();
-    if given.contains('x') {
+    let (given, index) = read_options!(shell, "jobs", args, "lnprsx");
+    if given.has('x') {
         return fail(shell, "jobs", "-x: not supported", 2);
     }
-    let pids_only = given.contains('p');
-    let long = given.contains('l');
-    let running_only = given.contains('r');
-    let stopped_only = given.contains('s');
+    let (pids_only, long, running_only, stopped_only) = (given.has('p'), given.has('l'), given.has('r'), given.has('s'));
     reap(shell);
     let mut out = String::new();
     let mut finished = Vec::new();
@@ -69,19 +62,8 @@ pub fn jobs(shell: &mut Shell, args: &[String]) -> Flow {
 /// `wait [-fn] [-p var] [id ...]`; with `-p` the pid whose status is returned goes to
 /// `var` (which stays unset when there is none).
 pub fn wait(shell: &mut Shell, args: &[String]) -> Flow {
-    let (given, index) = match options(shell, "wait", args, "fnp:") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    let mut any = false;
-    let mut pid_var = None;
-    for option in given {
-        match option.letter {
-            'n' => any = true,
-            'p' => pid_var = option.value,
-            _ => {}
-        }
-    }
+    let (given, index) = read_options!(shell, "wait", args, "fnp:");
+    let (any, pid_var) = (given.has('n'), given.value('p'));
     if let Some(name) = &pid_var {
         if !shell_parser::is_name(name) {
             return fail(shell, "wait", &format!("`{}': not a valid identifier", name), 1);

@@ -1,6 +1,6 @@
 //! What names mean: `type`, `command`, `builtin`.
 
-use super::{done, fail, options, print};
+use super::{done, fail, print, read_options};
 use crate::exec::{CommandKind, Flow};
 use crate::shell::Shell;
 
@@ -72,23 +72,8 @@ fn meanings(shell: &mut Shell, name: &str, all: bool, path_only: bool) -> Vec<Me
 }
 
 pub fn type_(shell: &mut Shell, args: &[String]) -> Flow {
-    let mut terse = false;
-    let mut path_only = false;
-    let mut force_path = false;
-    let mut all = false;
-    let (given, index) = match options(shell, "type", args, "afptP") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    for option in given {
-        match option.letter {
-            't' => terse = true,
-            'p' => path_only = true,
-            'P' => force_path = true,
-            'a' => all = true,
-            _ => {}
-        }
-    }
+    let (given, index) = read_options!(shell, "type", args, "afptP");
+    let (terse, path_only, force_path, all) = (given.has('t'), given.has('p'), given.has('P'), given.has('a'));
     let mut status = 0;
     let mut out = String::new();
     for name in &args[index..] {
@@ -144,19 +129,9 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> Flow {
 }
 
 pub fn command(shell: &mut Shell, args: &[String]) -> Flow {
-    let (given, index) = match options(shell, "command", args, "pvV") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
+    let (given, index) = read_options!(shell, "command", args, "pvV");
     // The last of `-v` and `-V` counts, as in bash.
-    let mut describe = None;
-    for option in given {
-        match option.letter {
-            'v' => describe = Some(false),
-            'V' => describe = Some(true),
-            _ => {}
-        }
-    }
+    let describe = given.last_of("vV").map(|letter| letter == 'V');
     let operands = &args[index..];
     if let Some(verbose) = describe {
         if verbose {

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{done, fail, options};
+use super::{done, fail, read_options};
 use crate::exec::Flow;
 use crate::io::input::InputReader;
 use crate::shell::Shell;
@@ -11,17 +11,14 @@ use crate::vars::Value;
 
 pub fn mapfile(shell: &mut Shell, args: &[String]) -> Flow {
     let name = args[0].clone();
-    let (given, first) = match options(shell, &name, args, "d:n:O:s:tu:C:c:") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
+    let (given, first) = read_options!(shell, &name, args, "d:n:O:s:tu:C:c:");
     let mut delimiter = b'\n';
     let mut count = 0usize;
     let mut origin: Option<i64> = None;
     let mut skip = 0usize;
     let mut trim = false;
     let mut fd = 0u32;
-    for option in given {
+    for option in given.given {
         let value = option.value.unwrap_or_default();
         let number = || value.parse::<i64>().ok().filter(|n| *n >= 0);
         match option.letter {

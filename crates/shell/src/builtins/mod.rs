@@ -258,13 +258,45 @@ pub(crate) struct Given {
     pub value: Option<String>,
 }
 
+/// The options a builtin was given, in order.
+pub(crate) struct Options {
+    pub given: Vec<Given>,
+}
+
+impl Options {
+    pub fn has(&self, letter: char) -> bool {
+        self.given.iter().any(|option| option.letter == letter)
+    }
+
+    /// The value of the last `-letter`.
+    pub fn value(&self, letter: char) -> Option<String> {
+        self.given.iter().rev().find(|option| option.letter == letter).and_then(|option| option.value.clone())
+    }
+
+    /// Which of `letters` came last (`cd -L -P` is physical, `cd -P -L` logical).
+    pub fn last_of(&self, letters: &str) -> Option<char> {
+        self.given.iter().rev().map(|option| option.letter).find(|letter| letters.contains(*letter))
+    }
+}
+
+/// `options(...)` in a builtin, returning its usage error from the builtin.
+macro_rules! read_options {
+    ($shell:expr, $name:expr, $args:expr, $spec:expr) => {
+        match $crate::builtins::options($shell, $name, $args, $spec) {
+            Ok(parsed) => parsed,
+            Err(flow) => return flow,
+        }
+    };
+}
+pub(crate) use read_options;
+
 /// Reads the leading options of `args` as bash's `internal_getopt` does and returns them
 /// with the index of the first operand: bundled letters (`-LP`), a value in the rest of
 /// the word or the next one, `--` ending the options, `-` alone an operand. `spec` lists
 /// the letters, a letter followed by `:` takes a value, and a leading `+` accepts `+x`
 /// too. A letter not in it or a missing value is bash's usage error (`name: -x: invalid
 /// option` and `name: usage: ...`, status 2): the `Err` is the flow to return.
-pub(crate) fn options(shell: &mut Shell, name: &str, args: &[String], spec: &str) -> Result<(Vec<Given>, usize), Flow> {
+pub(crate) fn options(shell: &mut Shell, name: &str, args: &[String], spec: &str) -> Result<(Options, usize), Flow> {
     let (takes_plus, spec) = match spec.strip_prefix('+') {
         Some(rest) => (true, rest),
         None => (false, spec),
@@ -306,7 +338,7 @@ pub(crate) fn options(shell: &mut Shell, name: &str, args: &[String], spec: &str
         }
         index += 1;
     }
-    Ok((given, index))
+    Ok((Options { given }, index))
 }
 
 #[cfg(test)]

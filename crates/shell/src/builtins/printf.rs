@@ -6,7 +6,7 @@
 //! Everything works on bytes, as C's printf does: widths and precisions count bytes.
 
 use super::escape;
-use super::{done, fail, options, usage, write_out};
+use super::{done, fail, read_options, usage, write_out};
 use crate::exec::Flow;
 use crate::shell::Shell;
 use common::cformat::{self, Amount, Spec};
@@ -16,11 +16,8 @@ mod number;
 use number::{float_arg, signed_arg, unsigned_arg, Parsed};
 
 pub fn printf(shell: &mut Shell, args: &[String]) -> Flow {
-    let (given, index) = match options(shell, "printf", args, "v:") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    let target = given.into_iter().last().and_then(|option| option.value);
+    let (given, index) = read_options!(shell, "printf", args, "v:");
+    let target = given.value('v');
     if let Some(name) = &target {
         if !is_assignable(name) {
             return fail(shell, "printf", &format!("`{}': not a valid identifier", name), 2);

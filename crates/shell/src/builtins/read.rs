@@ -1,16 +1,13 @@
 //! `read [-ers] [-a array] [-d delim] [-n|-N count] [-p prompt] [-t timeout] [-u fd]
 //! [name ...]`: one line split on IFS, the last name taking the rest.
 
-use super::{done, fail, options};
+use super::{done, fail, read_options};
 use crate::exec::Flow;
 use crate::io::input::InputReader;
 use crate::shell::Shell;
 
 pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
-    let (given, first) = match options(shell, "read", args, "ersa:d:i:n:N:p:t:u:") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
+    let (given, first) = read_options!(shell, "read", args, "ersa:d:i:n:N:p:t:u:");
     let mut raw = false;
     let mut array = None;
     let mut delimiter = Some(b'\n');
@@ -19,7 +16,7 @@ pub fn read(shell: &mut Shell, args: &[String]) -> Flow {
     let mut prompt = None;
     let mut timeout: Option<f64> = None;
     let mut fd = 0u32;
-    for option in given {
+    for option in given.given {
         let value = option.value.unwrap_or_default();
         match option.letter {
             'r' => raw = true,

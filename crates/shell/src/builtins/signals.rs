@@ -1,6 +1,6 @@
 //! `trap` and `kill`.
 
-use super::{done, fail, options, print};
+use super::{done, fail, print, read_options};
 use crate::exec::Flow;
 use crate::shell::Shell;
 use crate::traps::{canonical_signal, signal_number, SIGNALS};
@@ -23,15 +23,12 @@ fn signal_list() -> String {
 }
 
 pub fn trap(shell: &mut Shell, args: &[String]) -> Flow {
-    let (given, index) = match options(shell, "trap", args, "lp") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    if given.iter().any(|option| option.letter == 'l') {
+    let (given, index) = read_options!(shell, "trap", args, "lp");
+    if given.has('l') {
         print(shell, "trap", &signal_list());
         return done(shell, 0);
     }
-    let print_mode = !given.is_empty();
+    let print_mode = given.has('p');
     let operands = &args[index..];
     if operands.is_empty() || print_mode {
         let selected: Vec<String> = if operands.is_empty() {

@@ -1,25 +1,13 @@
 //! `unset [-fvn] name...`: variables (and array elements), or functions.
 
-use super::{done, fail, options};
+use super::{done, fail, read_options};
 use crate::exec::Flow;
 use crate::shell::Shell;
 use crate::vars::{Key, Value};
 
 pub fn unset(shell: &mut Shell, args: &[String]) -> Flow {
-    let mut functions = false;
-    let mut variables = false;
-    let mut nameref = false;
-    let (given, index) = match options(shell, "unset", args, "fvn") {
-        Ok(parsed) => parsed,
-        Err(flow) => return flow,
-    };
-    for option in given {
-        match option.letter {
-            'f' => functions = true,
-            'v' => variables = true,
-            _ => nameref = true,
-        }
-    }
+    let (given, index) = read_options!(shell, "unset", args, "fvn");
+    let (functions, variables, nameref) = (given.has('f'), given.has('v'), given.has('n'));
     if functions && variables {
         return fail(shell, "unset", "cannot simultaneously unset a function and a variable", 1);
     }

@@ -62,6 +62,13 @@ const OUTCOMES: &[(&str, Option<&str>, Option<i32>, &str)] = &[
     ("no_such_command_here", None, Some(127), "no_such_command_here: command not found"),
     ("echo )", None, Some(2), "syntax error near unexpected token `)'"),
     ("set -u; echo $nope", None, Some(127), ""),
+    // builtin options as bash's internal_getopt reads them, usage errors in its words
+    ("cd -LPx; echo $?", Some("2\n"), Some(0), "cd: -x: invalid option\ncd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n"),
+    ("read -a", None, Some(2), "read: -a: option requires an argument\nread: usage: read [-ers] [-a array]"),
+    ("declare +Z", None, Some(2), "declare: +Z: invalid option\ndeclare: usage: declare [-aAfFgiIlnrtux]"),
+    ("export -i x", None, Some(2), "export: -i: invalid option\nexport: usage: export [-fn]"),
+    ("popd -x", None, Some(2), "popd: -x: invalid number\npopd: usage: popd [-n] [+N | -N]\n"),
+    ("eval -- echo hi; command -vV cd; hash -pfoo ls; hash -t ls", Some("hi\ncd is a shell builtin\nfoo\n"), Some(0), ""),
 ];
 
 #[test]
