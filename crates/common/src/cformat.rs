@@ -134,7 +134,8 @@ fn pad(spec: &Spec, body: Vec<u8>, prefix_len: usize, zero_ok: bool) -> Vec<u8> 
     out
 }
 
-fn sign_prefix(spec: &Spec, negative: bool) -> &'static [u8] {
+/// The sign a number's conversion prints first: `-`, or `+`/` ` as the flags ask.
+pub fn sign_prefix(spec: &Spec, negative: bool) -> &'static [u8] {
     if negative {
         b"-"
     } else if spec.plus {

@@ -35,6 +35,7 @@ mod translate;
 
 use ::regex::bytes::{CaptureLocations, Regex as Fast, RegexBuilder};
 
+pub use parse::decode;
 use parse::{Assertion, Node, Parser};
 
 /// Pattern syntax.
