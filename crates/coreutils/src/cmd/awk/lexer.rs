@@ -105,6 +105,53 @@ pub struct Lexer<'a> {
     pub warnings: Vec<(usize, String)>,
 }
 
+/// Operators of two characters (tried first) and of one.
+const TWO_CHAR: &[(&[u8; 2], Tok)] = &[
+    (b"++", Tok::Incr),
+    (b"+=", Tok::AddAssign),
+    (b"--", Tok::Decr),
+    (b"-=", Tok::SubAssign),
+    (b"*=", Tok::MulAssign),
+    (b"/=", Tok::DivAssign),
+    (b"%=", Tok::ModAssign),
+    (b"^=", Tok::PowAssign),
+    (b"!=", Tok::Ne),
+    (b"!~", Tok::NoMatch),
+    (b">=", Tok::Ge),
+    (b">>", Tok::Append),
+    (b"<=", Tok::Le),
+    (b"==", Tok::Eq),
+    (b"||", Tok::Or),
+    (b"|&", Tok::PipeAmp),
+    (b"&&", Tok::And),
+];
+
+const ONE_CHAR: &[(u8, Tok)] = &[
+    (b'{', Tok::LBrace),
+    (b'}', Tok::RBrace),
+    (b'(', Tok::LParen),
+    (b')', Tok::RParen),
+    (b'[', Tok::LBracket),
+    (b']', Tok::RBracket),
+    (b';', Tok::Semicolon),
+    (b',', Tok::Comma),
+    (b'?', Tok::Question),
+    (b':', Tok::Colon),
+    (b'~', Tok::Tilde),
+    (b'$', Tok::Dollar),
+    (b'+', Tok::Plus),
+    (b'-', Tok::Minus),
+    (b'*', Tok::Star),
+    (b'/', Tok::Slash),
+    (b'%', Tok::Percent),
+    (b'^', Tok::Caret),
+    (b'!', Tok::Not),
+    (b'>', Tok::Gt),
+    (b'<', Tok::Lt),
+    (b'=', Tok::Assign),
+    (b'|', Tok::Pipe),
+];
+
 fn keyword(word: &str) -> Option<Tok> {
     Some(match word {
         "BEGIN" => Tok::Begin,
@@ -186,33 +233,12 @@ impl<'a> Lexer<'a> {
         let c = self.src[self.pos];
         self.pos += 1;
         let next = self.peek(0);
-        let two = |lexer: &mut Lexer, tok: Tok| {
-            lexer.pos += 1;
-            Ok(tok)
-        };
         match c {
             b'\n' => {
                 self.line += 1;
                 Ok(Tok::Newline)
             }
-            b'{' => Ok(Tok::LBrace),
-            b'}' => Ok(Tok::RBrace),
-            b'(' => Ok(Tok::LParen),
-            b')' => Ok(Tok::RParen),
-            b'[' => Ok(Tok::LBracket),
-            b']' => Ok(Tok::RBracket),
-            b';' => Ok(Tok::Semicolon),
-            b',' => Ok(Tok::Comma),
-            b'?' => Ok(Tok::Question),
-            b':' => Ok(Tok::Colon),
-            b'~' => Ok(Tok::Tilde),
-            b'$' => Ok(Tok::Dollar),
-            b'+' if next == b'+' => two(self, Tok::Incr),
-            b'+' if next == b'=' => two(self, Tok::AddAssign),
-            b'+' => Ok(Tok::Plus),
-            b'-' if next == b'-' => two(self, Tok::Decr),
-            b'-' if next == b'=' => two(self, Tok::SubAssign),
-            b'-' => Ok(Tok::Minus),
+            // `**` and `**=` are gawk's spellings of `^` and `^=`.
             b'*' if next == b'*' => {
                 self.pos += 1;
                 if self.peek(0) == b'=' {
@@ -222,28 +248,6 @@ impl<'a> Lexer<'a> {
                     Ok(Tok::Caret)
                 }
             }
-            b'*' if next == b'=' => two(self, Tok::MulAssign),
-            b'*' => Ok(Tok::Star),
-            b'/' if next == b'=' => two(self, Tok::DivAssign),
-            b'/' => Ok(Tok::Slash),
-            b'%' if next == b'=' => two(self, Tok::ModAssign),
-            b'%' => Ok(Tok::Percent),
-            b'^' if next == b'=' => two(self, Tok::PowAssign),
-            b'^' => Ok(Tok::Caret),
-            b'!' if next == b'=' => two(self, Tok::Ne),
-            b'!' if next == b'~' => two(self, Tok::NoMatch),
-            b'!' => Ok(Tok::Not),
-            b'>' if next == b'=' => two(self, Tok::Ge),
-            b'>' if next == b'>' => two(self, Tok::Append),
-            b'>' => Ok(Tok::Gt),
-            b'<' if next == b'=' => two(self, Tok::Le),
-            b'<' => Ok(Tok::Lt),
-            b'=' if next == b'=' => two(self, Tok::Eq),
-            b'=' => Ok(Tok::Assign),
-            b'|' if next == b'|' => two(self, Tok::Or),
-            b'|' if next == b'&' => two(self, Tok::PipeAmp),
-            b'|' => Ok(Tok::Pipe),
-            b'&' if next == b'&' => two(self, Tok::And),
             b'"' => self.string(start),
             b'0'..=b'9' | b'.' => {
                 if c == b'.' && !next.is_ascii_digit() {
@@ -265,7 +269,16 @@ impl<'a> Lexer<'a> {
                 }
                 Ok(Tok::Name(word))
             }
-            _ => Err(self.error(start, "syntax error")),
+            _ => {
+                if let Some((_, tok)) = TWO_CHAR.iter().find(|(op, _)| op[0] == c && op[1] == next) {
+                    self.pos += 1;
+                    return Ok(tok.clone());
+                }
+                match ONE_CHAR.iter().find(|(op, _)| *op == c) {
+                    Some((_, tok)) => Ok(tok.clone()),
+                    None => Err(self.error(start, "syntax error")),
+                }
+            }
         }
     }
 

@@ -60,23 +60,21 @@ impl<'a> Parser<'a> {
     }
 
     fn or(&mut self, no_gt: bool) -> PResult<Expr> {
-        let mut lhs = self.and(no_gt)?;
-        while self.tok.tok == Tok::Or {
-            self.advance()?;
-            self.skip_newlines()?;
-            let rhs = self.and(no_gt)?;
-            lhs = Expr::Or(Box::new(lhs), Box::new(rhs));
-        }
-        Ok(lhs)
+        self.logical(no_gt, Tok::Or, Self::and, Expr::Or)
     }
 
     fn and(&mut self, no_gt: bool) -> PResult<Expr> {
-        let mut lhs = self.in_expr(no_gt)?;
-        while self.tok.tok == Tok::And {
+        self.logical(no_gt, Tok::And, Self::in_expr, Expr::And)
+    }
+
+    /// `next (OP next)*` for `||` and `&&`, either of which may end a line.
+    fn logical(&mut self, no_gt: bool, op: Tok, next: fn(&mut Self, bool) -> PResult<Expr>, join: fn(Box<Expr>, Box<Expr>) -> Expr) -> PResult<Expr> {
+        let mut lhs = next(self, no_gt)?;
+        while self.tok.tok == op {
             self.advance()?;
             self.skip_newlines()?;
-            let rhs = self.in_expr(no_gt)?;
-            lhs = Expr::And(Box::new(lhs), Box::new(rhs));
+            let rhs = next(self, no_gt)?;
+            lhs = join(Box::new(lhs), Box::new(rhs));
         }
         Ok(lhs)
     }

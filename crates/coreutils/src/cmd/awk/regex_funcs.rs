@@ -10,6 +10,44 @@ use super::lexer::char_at;
 use super::value::Value;
 use super::vars;
 
+/// The matches sub(), gsub() and gensub() replace, found as gawk finds them: after an
+/// empty match the search moves on one character, and an empty match right after a match
+/// is not a match.
+struct Matches<'t> {
+    text: &'t [u8],
+    pos: usize,
+    last_end: Option<usize>,
+}
+
+impl Matches<'_> {
+    /// The next match (start, end), `find(pos)` being the first match at or after `pos`.
+    fn next(&mut self, mut find: impl FnMut(usize) -> Option<(usize, usize)>) -> Option<(usize, usize)> {
+        while self.pos <= self.text.len() {
+            let (s, e) = find(self.pos)?;
+            let after = s + char_at(self.text, s).1.max(1);
+            if s == e && self.last_end == Some(s) {
+                self.pos = after;
+                continue;
+            }
+            self.last_end = Some(e);
+            self.pos = if s == e { after } else { e };
+            return Some((s, e));
+        }
+        None
+    }
+
+    /// Where copying the text resumes after the replaced match s..e: an empty match copies
+    /// the character it stands before.
+    fn resume(&self, s: usize, e: usize, out: &mut Vec<u8>) -> usize {
+        if s != e {
+            return e;
+        }
+        let next = self.pos.min(self.text.len());
+        out.extend_from_slice(&self.text[s..next]);
+        next
+    }
+}
+
 impl<'a, 'io> Interp<'a, 'io> {
     pub fn split(&mut self, pattern: bool, args: &[Arg]) -> R<usize> {
         let text = self.arg_str(args, 0)?;
@@ -109,38 +147,13 @@ impl<'a, 'io> Interp<'a, 'io> {
         };
         let mut out = Vec::with_capacity(text.len() + 16);
         let mut count = 0;
-        let mut pos = 0;
         let mut copied = 0;
-        let mut last_end: Option<usize> = None;
-        while pos <= text.len() {
-            let (s, e) = match re.find_at(&text, pos) {
-                Some(m) => m,
-                None => break,
-            };
-            if s == e && last_end == Some(s) {
-                // An empty match right after a match is not a new match.
-                if s >= text.len() {
-                    break;
-                }
-                pos = s + char_at(&text, s).1.max(1);
-                continue;
-            }
+        let mut walk = Matches { text: &text, pos: 0, last_end: None };
+        while let Some((s, e)) = walk.next(|pos| re.find_at(&text, pos)) {
             out.extend_from_slice(&text[copied..s]);
             push_replacement(&mut out, &repl, &text[s..e]);
             count += 1;
-            copied = e;
-            last_end = Some(e);
-            if s == e {
-                if s >= text.len() {
-                    break;
-                }
-                let next = s + char_at(&text, s).1.max(1);
-                out.extend_from_slice(&text[s..next]);
-                copied = next;
-                pos = next;
-            } else {
-                pos = e;
-            }
+            copied = walk.resume(s, e, &mut out);
             if !global {
                 break;
             }
@@ -185,44 +198,15 @@ impl<'a, 'io> Interp<'a, 'io> {
         let text = if args.len() > 3 { self.arg_str(args, 3)? } else { self.rec.text().to_vec() };
         let mut caps = re.new_captures();
         let mut out = Vec::with_capacity(text.len() + 16);
-        let mut pos = 0;
         let mut copied = 0;
         let mut n = 0;
-        let mut last_end: Option<usize> = None;
-        while pos <= text.len() {
-            if !re.captures_at(&text, pos, &mut caps) {
-                break;
-            }
-            let (s, e) = match caps.get(0) {
-                Some(m) => m,
-                None => break,
-            };
-            if s == e && last_end == Some(s) {
-                if s >= text.len() {
-                    break;
-                }
-                pos = s + char_at(&text, s).1.max(1);
-                continue;
-            }
+        let mut walk = Matches { text: &text, pos: 0, last_end: None };
+        while let Some((s, e)) = walk.next(|pos| if re.captures_at(&text, pos, &mut caps) { caps.get(0) } else { None }) {
             n += 1;
-            last_end = Some(e);
             if which == 0 || n == which {
                 out.extend_from_slice(&text[copied..s]);
                 push_gensub_replacement(&mut out, &repl, &text, &caps);
-                copied = e;
-            }
-            if s == e {
-                if s >= text.len() {
-                    break;
-                }
-                let next = s + char_at(&text, s).1.max(1);
-                if which == 0 || n == which {
-                    out.extend_from_slice(&text[s..next]);
-                    copied = next;
-                }
-                pos = next;
-            } else {
-                pos = e;
+                copied = walk.resume(s, e, &mut out);
             }
             if which != 0 && n >= which {
                 break;

@@ -54,6 +54,19 @@ struct Kind {
     new: bool,
 }
 
+/// How a change is read from one side of a context hunk.
+struct Side {
+    start: fn(&Change) -> usize,
+    count: fn(&Change) -> usize,
+    other_count: fn(&Change) -> usize,
+    mark: &'static [u8],
+}
+
+impl Side {
+    const OLD: Side = Side { start: |c| c.line0, count: |c| c.deleted, other_count: |c| c.inserted, mark: b"-" };
+    const NEW: Side = Side { start: |c| c.line1, count: |c| c.inserted, other_count: |c| c.deleted, mark: b"+" };
+}
+
 /// First and last lines (inclusive; last < first when empty) of a hunk, and whether it has
 /// any non-ignorable deletion or insertion.
 struct Extent {
@@ -169,16 +182,7 @@ pub fn timestamp(ns: i128) -> String {
     let nanos = ns.rem_euclid(1_000_000_000);
     let days = secs.div_euclid(86_400);
     let rem = secs.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
+    let (year, month, day) = common::timefmt::civil_from_days(days as i64);
     format!("{:04}-{:02}-{:02} {:02}:{:02}:{:02}.{:09} +0000", year, month, day, rem / 3600, rem / 60 % 60, rem % 60, nanos)
 }
 
@@ -450,43 +454,34 @@ impl<'a, 'b> Printer<'a, 'b> {
         header.extend_from_slice(b" ****\n");
         self.out.write_all(&header)?;
         if e.kind.old {
-            let mut next = 0;
-            for i in first0..=last0 {
-                while next < hunk.len() && ((hunk[next].line0 + hunk[next].deleted) as isize) <= i {
-                    next += 1;
-                }
-                let flag: &[u8] = match hunk.get(next) {
-                    Some(c) if c.line0 as isize <= i => {
-                        if c.inserted > 0 {
-                            b"!"
-                        } else {
-                            b"-"
-                        }
-                    }
-                    _ => b" ",
-                };
-                self.line(Some(flag), t0, i as usize)?;
-            }
+            self.context_side(hunk, Side::OLD, t0, first0..=last0)?;
         }
         self.out.write_all(format!("--- {} ----\n", range(first1, last1, ",")).as_bytes())?;
         if e.kind.new {
-            let mut next = 0;
-            for i in first1..=last1 {
-                while next < hunk.len() && ((hunk[next].line1 + hunk[next].inserted) as isize) <= i {
-                    next += 1;
-                }
-                let flag: &[u8] = match hunk.get(next) {
-                    Some(c) if c.line1 as isize <= i => {
-                        if c.deleted > 0 {
-                            b"!"
-                        } else {
-                            b"+"
-                        }
-                    }
-                    _ => b" ",
-                };
-                self.line(Some(flag), t1, i as usize)?;
+            self.context_side(hunk, Side::NEW, t1, first1..=last1)?;
+        }
+        Ok(())
+    }
+
+    /// One side of a context hunk: each line flagged `!` where the change also has lines on
+    /// the other side, the side's own mark (`-` or `+`) where it has not, else ` `.
+    fn context_side(&mut self, hunk: &[Change], side: Side, text: &Text, lines: std::ops::RangeInclusive<isize>) -> io::Result<()> {
+        let mut next = 0;
+        for i in lines {
+            while next < hunk.len() && ((side.start)(&hunk[next]) + (side.count)(&hunk[next])) as isize <= i {
+                next += 1;
             }
+            let flag: &[u8] = match hunk.get(next) {
+                Some(c) if (side.start)(c) as isize <= i => {
+                    if (side.other_count)(c) > 0 {
+                        b"!"
+                    } else {
+                        side.mark
+                    }
+                }
+                _ => b" ",
+            };
+            self.line(Some(flag), text, i as usize)?;
         }
         Ok(())
     }

@@ -381,8 +381,9 @@ impl<'a> Printf<'a> {
         }
     }
 
-    fn signed(&self, v: i64, out: &mut Vec<u8>) {
-        let sign = if v < 0 {
+    /// What goes before a signed number: `-`, or what the `+` and ` ` flags ask for.
+    fn sign(&self, negative: bool) -> &'static str {
+        if negative {
             "-"
         } else if self.has(b'+') {
             "+"
@@ -390,7 +391,11 @@ impl<'a> Printf<'a> {
             " "
         } else {
             ""
-        };
+        }
+    }
+
+    fn signed(&self, v: i64, out: &mut Vec<u8>) {
+        let sign = self.sign(v < 0);
         let body = self.digits(v.unsigned_abs().to_string());
         self.pad(sign, body.as_bytes(), self.precision.is_none(), out)
     }
@@ -410,15 +415,7 @@ impl<'a> Printf<'a> {
     }
 
     fn float(&self, x: f64, conv: u8, out: &mut Vec<u8>) {
-        let sign = if x.is_sign_negative() && !(x.is_nan()) {
-            "-"
-        } else if self.has(b'+') {
-            "+"
-        } else if self.has(b' ') {
-            " "
-        } else {
-            ""
-        };
+        let sign = self.sign(x.is_sign_negative() && !x.is_nan());
         let upper = conv.is_ascii_uppercase();
         let a = x.abs();
         let body = if a.is_nan() {

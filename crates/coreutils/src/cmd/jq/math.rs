@@ -9,96 +9,8 @@ use super::value::Value;
 type F1 = fn(f64) -> f64;
 type F2 = fn(f64, f64) -> f64;
 
-// Where std has the function, use it: natively that is the C library jq uses.
-fn exp10(x: f64) -> f64 {
-    libm::exp10(x)
-}
-fn floor(x: f64) -> f64 {
-    x.floor()
-}
-fn sqrt(x: f64) -> f64 {
-    x.sqrt()
-}
-fn acos(x: f64) -> f64 {
-    x.acos()
-}
-fn acosh(x: f64) -> f64 {
-    libm::acosh(x)
-}
-fn asin(x: f64) -> f64 {
-    x.asin()
-}
-fn asinh(x: f64) -> f64 {
-    libm::asinh(x)
-}
-fn atan(x: f64) -> f64 {
-    x.atan()
-}
-fn atanh(x: f64) -> f64 {
-    libm::atanh(x)
-}
-fn cbrt(x: f64) -> f64 {
-    x.cbrt()
-}
-fn cos(x: f64) -> f64 {
-    x.cos()
-}
 fn cosh(x: f64) -> f64 {
     (x.exp() + (-x).exp()) / 2.0
-}
-fn exp(x: f64) -> f64 {
-    x.exp()
-}
-fn exp2(x: f64) -> f64 {
-    x.exp2()
-}
-fn log(x: f64) -> f64 {
-    x.ln()
-}
-fn log10(x: f64) -> f64 {
-    x.log10()
-}
-fn log2(x: f64) -> f64 {
-    x.log2()
-}
-fn sin(x: f64) -> f64 {
-    x.sin()
-}
-fn sinh(x: f64) -> f64 {
-    x.sinh()
-}
-fn tan(x: f64) -> f64 {
-    x.tan()
-}
-fn tanh(x: f64) -> f64 {
-    x.tanh()
-}
-fn ceil(x: f64) -> f64 {
-    x.ceil()
-}
-fn expm1(x: f64) -> f64 {
-    x.exp_m1()
-}
-fn fabs(x: f64) -> f64 {
-    x.abs()
-}
-fn log1p(x: f64) -> f64 {
-    x.ln_1p()
-}
-fn round(x: f64) -> f64 {
-    x.round()
-}
-fn trunc(x: f64) -> f64 {
-    x.trunc()
-}
-fn pow(x: f64, y: f64) -> f64 {
-    x.powf(y)
-}
-fn atan2(y: f64, x: f64) -> f64 {
-    y.atan2(x)
-}
-fn hypot(x: f64, y: f64) -> f64 {
-    x.hypot(y)
 }
 fn significand(x: f64) -> f64 {
     if x == 0.0 || !x.is_finite() {
@@ -116,12 +28,6 @@ fn logb(x: f64) -> f64 {
     }
     libm::ilogb(x) as f64
 }
-fn drem(x: f64, y: f64) -> f64 {
-    libm::remainder(x, y)
-}
-fn nexttoward(x: f64, y: f64) -> f64 {
-    libm::nextafter(x, y)
-}
 fn ldexp(x: f64, e: f64) -> f64 {
     libm::ldexp(x, e as i32)
 }
@@ -130,9 +36,6 @@ fn jn(n: f64, x: f64) -> f64 {
 }
 fn yn(n: f64, x: f64) -> f64 {
     libm::yn(n as i32, x)
-}
-fn gamma(x: f64) -> f64 {
-    libm::lgamma(x)
 }
 /// Round to nearest, ties to even (the default rounding mode).
 fn rint(x: f64) -> f64 {
@@ -145,21 +48,22 @@ fn rint(x: f64) -> f64 {
     }
 }
 
+// Where std has the function, use it: natively that is the C library jq uses.
 const ONE: &[(&str, F1)] = &[
-    ("floor", floor), ("sqrt", sqrt), ("acos", acos), ("acosh", acosh), ("asin", asin),
-    ("asinh", asinh), ("atan", atan), ("atanh", atanh), ("cbrt", cbrt), ("cos", cos),
-    ("cosh", cosh), ("exp", exp), ("exp2", exp2), ("log", log), ("log10", log10),
-    ("log2", log2), ("sin", sin), ("sinh", sinh), ("tan", tan), ("tanh", tanh),
+    ("floor", f64::floor), ("sqrt", f64::sqrt), ("acos", f64::acos), ("acosh", libm::acosh), ("asin", f64::asin),
+    ("asinh", libm::asinh), ("atan", f64::atan), ("atanh", libm::atanh), ("cbrt", f64::cbrt), ("cos", f64::cos),
+    ("cosh", cosh), ("exp", f64::exp), ("exp2", f64::exp2), ("log", f64::ln), ("log10", f64::log10),
+    ("log2", f64::log2), ("sin", f64::sin), ("sinh", f64::sinh), ("tan", f64::tan), ("tanh", f64::tanh),
     ("tgamma", libm::tgamma), ("y0", libm::y0), ("y1", libm::y1), ("j0", libm::j0), ("j1", libm::j1),
-    ("ceil", ceil), ("erf", libm::erf), ("erfc", libm::erfc), ("exp10", exp10), ("expm1", expm1),
-    ("fabs", fabs), ("gamma", gamma), ("lgamma", libm::lgamma), ("log1p", log1p), ("logb", logb),
-    ("nearbyint", rint), ("rint", rint), ("round", round), ("significand", significand), ("trunc", trunc),
+    ("ceil", f64::ceil), ("erf", libm::erf), ("erfc", libm::erfc), ("exp10", libm::exp10), ("expm1", f64::exp_m1),
+    ("fabs", f64::abs), ("gamma", libm::lgamma), ("lgamma", libm::lgamma), ("log1p", f64::ln_1p), ("logb", logb),
+    ("nearbyint", rint), ("rint", rint), ("round", f64::round), ("significand", significand), ("trunc", f64::trunc),
 ];
 
 const TWO: &[(&str, F2)] = &[
-    ("pow", pow), ("atan2", atan2), ("fmod", libm::fmod), ("hypot", hypot), ("copysign", libm::copysign),
-    ("drem", drem), ("fdim", libm::fdim), ("fmax", libm::fmax), ("fmin", libm::fmin), ("ldexp", ldexp),
-    ("nextafter", libm::nextafter), ("nexttoward", nexttoward), ("remainder", libm::remainder), ("scalb", ldexp),
+    ("pow", f64::powf), ("atan2", f64::atan2), ("fmod", libm::fmod), ("hypot", f64::hypot), ("copysign", libm::copysign),
+    ("drem", libm::remainder), ("fdim", libm::fdim), ("fmax", libm::fmax), ("fmin", libm::fmin), ("ldexp", ldexp),
+    ("nextafter", libm::nextafter), ("nexttoward", libm::nextafter), ("remainder", libm::remainder), ("scalb", ldexp),
     ("scalbln", ldexp), ("jn", jn), ("yn", yn),
 ];
 

@@ -63,6 +63,49 @@ fn read_file(path: &str) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("Could not open {}: {}", path, common::strerror(&e)))
 }
 
+/// The short switches and the long ones they stand for.
+const SHORT: &[(char, &str)] = &[
+    ('s', "slurp"),
+    ('R', "raw-input"),
+    ('n', "null-input"),
+    ('r', "raw-output"),
+    ('j', "join-output"),
+    ('a', "ascii-output"),
+    ('c', "compact-output"),
+    ('C', "color-output"),
+    ('M', "monochrome-output"),
+    ('S', "sort-keys"),
+    ('e', "exit-status"),
+    ('f', "from-file"),
+];
+
+/// Sets the switch named `long` (an option without a value); false when it is not one.
+fn switch(long: &str, o: &mut Options, from_file: &mut bool) -> bool {
+    match long {
+        "slurp" => o.slurp = true,
+        "raw-input" => o.raw_input = true,
+        "null-input" => o.null_input = true,
+        "raw-output" => o.raw_output = true,
+        "join-output" => {
+            o.raw_output = true;
+            o.join_output = true;
+        }
+        "ascii-output" => o.ascii = true,
+        "compact-output" => o.compact = true,
+        "color-output" => o.color = true,
+        "monochrome-output" => o.color = false,
+        "sort-keys" => o.sort_keys = true,
+        "exit-status" => o.exit_status = true,
+        "tab" => o.tab = true,
+        "seq" => o.seq = true,
+        "stream" => o.stream = true,
+        "unbuffered" => {}
+        "from-file" => *from_file = true,
+        _ => return false,
+    }
+    true
+}
+
 /// Ok(None): --help was asked for.
 pub fn parse(args: &[OsString]) -> Result<Option<Options>, OptError> {
     // jq 1.6 colours by default when stdout is a terminal (whatever TERM says).
@@ -106,26 +149,10 @@ pub fn parse(args: &[OsString]) -> Result<Option<Options>, OptError> {
             continue;
         }
         if let Some(long) = a.strip_prefix("--") {
+            if switch(long, &mut o, &mut from_file) {
+                continue;
+            }
             match long {
-                "slurp" => o.slurp = true,
-                "raw-input" => o.raw_input = true,
-                "null-input" => o.null_input = true,
-                "raw-output" => o.raw_output = true,
-                "join-output" => {
-                    o.raw_output = true;
-                    o.join_output = true;
-                }
-                "ascii-output" => o.ascii = true,
-                "compact-output" => o.compact = true,
-                "color-output" => o.color = true,
-                "monochrome-output" => o.color = false,
-                "sort-keys" => o.sort_keys = true,
-                "exit-status" => o.exit_status = true,
-                "tab" => o.tab = true,
-                "seq" => o.seq = true,
-                "stream" => o.stream = true,
-                "unbuffered" => {}
-                "from-file" => from_file = true,
                 "args" => args_mode = Some(false),
                 "jsonargs" => args_mode = Some(true),
                 "help" => return Ok(None),
@@ -174,24 +201,12 @@ pub fn parse(args: &[OsString]) -> Result<Option<Options>, OptError> {
         // Short options, combined in any order.
         for c in a[1..].chars() {
             match c {
-                's' => o.slurp = true,
-                'R' => o.raw_input = true,
-                'n' => o.null_input = true,
-                'r' => o.raw_output = true,
-                'j' => {
-                    o.raw_output = true;
-                    o.join_output = true;
-                }
-                'a' => o.ascii = true,
-                'c' => o.compact = true,
-                'C' => o.color = true,
-                'M' => o.color = false,
-                'S' => o.sort_keys = true,
-                'e' => o.exit_status = true,
-                'f' => from_file = true,
                 'h' => return Ok(None),
                 'L' => return Err(OptError::Fatal("option not supported in the sandbox: -L (modules)".to_string())),
-                _ => return Err(OptError::Usage(format!("Unknown option {}", a))),
+                _ => match SHORT.iter().find(|(short, _)| *short == c) {
+                    Some((_, long)) if switch(long, &mut o, &mut from_file) => {}
+                    _ => return Err(OptError::Usage(format!("Unknown option {}", a))),
+                },
             }
         }
     }

@@ -238,14 +238,20 @@ impl<'f> Parser<'f> {
         self.expect_op(";")
     }
 
-    pub(super) fn comma(&mut self) -> PResult<Ast> {
-        let mut left = self.alternative()?;
-        while self.is_op(",") {
+    /// One left-associative level: `next (OP next)*`, each operator found by `op_at` and
+    /// folded into the left side by `join`.
+    fn left_assoc<T>(&mut self, next: fn(&mut Self) -> PResult<Ast>, op_at: fn(&Self) -> Option<T>, join: fn(T, Ast, Ast) -> PResult<Ast>) -> PResult<Ast> {
+        let mut left = next(self)?;
+        while let Some(op) = op_at(self) {
             self.pos += 1;
-            let right = self.alternative()?;
-            left = Ast::Comma(Box::new(left), Box::new(right));
+            let right = next(self)?;
+            left = join(op, left, right)?;
         }
         Ok(left)
+    }
+
+    pub(super) fn comma(&mut self) -> PResult<Ast> {
+        self.left_assoc(Self::alternative, |p| p.is_op(",").then_some(()), |(), l, r| Ok(Ast::Comma(Box::new(l), Box::new(r))))
     }
 
     pub(super) fn alternative(&mut self) -> PResult<Ast> {
@@ -277,23 +283,11 @@ impl<'f> Parser<'f> {
     }
 
     pub(super) fn or(&mut self) -> PResult<Ast> {
-        let mut left = self.and()?;
-        while self.is_kw("or") {
-            self.pos += 1;
-            let right = self.and()?;
-            left = Ast::Or(Box::new(left), Box::new(right));
-        }
-        Ok(left)
+        self.left_assoc(Self::and, |p| p.is_kw("or").then_some(()), |(), l, r| Ok(Ast::Or(Box::new(l), Box::new(r))))
     }
 
     pub(super) fn and(&mut self) -> PResult<Ast> {
-        let mut left = self.comparison()?;
-        while self.is_kw("and") {
-            self.pos += 1;
-            let right = self.comparison()?;
-            left = Ast::And(Box::new(left), Box::new(right));
-        }
-        Ok(left)
+        self.left_assoc(Self::comparison, |p| p.is_kw("and").then_some(()), |(), l, r| Ok(Ast::And(Box::new(l), Box::new(r))))
     }
 
     pub(super) fn comparison(&mut self) -> PResult<Ast> {
@@ -316,37 +310,27 @@ impl<'f> Parser<'f> {
     }
 
     pub(super) fn additive(&mut self) -> PResult<Ast> {
-        let mut left = self.multiplicative()?;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Op("+")) => BinOp::Add,
-                Some(Tok::Op("-")) => BinOp::Sub,
-                _ => return Ok(left),
-            };
-            self.pos += 1;
-            let right = self.multiplicative()?;
-            left = Ast::Binop(op, Box::new(left), Box::new(right));
-        }
+        let op_at = |p: &Self| match p.peek() {
+            Some(Tok::Op("+")) => Some(BinOp::Add),
+            Some(Tok::Op("-")) => Some(BinOp::Sub),
+            _ => None,
+        };
+        self.left_assoc(Self::multiplicative, op_at, |op, l, r| Ok(Ast::Binop(op, Box::new(l), Box::new(r))))
     }
 
     pub(super) fn multiplicative(&mut self) -> PResult<Ast> {
-        let mut left = self.unary()?;
-        loop {
-            let op = match self.peek() {
-                Some(Tok::Op("*")) => BinOp::Mul,
-                Some(Tok::Op("/")) => BinOp::Div,
-                Some(Tok::Op("%")) => BinOp::Mod,
-                _ => return Ok(left),
-            };
-            self.pos += 1;
-            let right = self.unary()?;
-            if let (BinOp::Div, Ast::Literal(Value::Number(_)), Ast::Literal(Value::Number(d))) = (op, &left, &right) {
-                if *d == 0.0 {
-                    return Err("Division by zero?".to_string());
-                }
-            }
-            left = Ast::Binop(op, Box::new(left), Box::new(right));
-        }
+        let op_at = |p: &Self| match p.peek() {
+            Some(Tok::Op("*")) => Some(BinOp::Mul),
+            Some(Tok::Op("/")) => Some(BinOp::Div),
+            Some(Tok::Op("%")) => Some(BinOp::Mod),
+            _ => None,
+        };
+        // jq folds constants, so a literal division by zero is a compile error.
+        let join = |op, l: Ast, r: Ast| match (op, &l, &r) {
+            (BinOp::Div, Ast::Literal(Value::Number(_)), Ast::Literal(Value::Number(d))) if *d == 0.0 => Err("Division by zero?".to_string()),
+            _ => Ok(Ast::Binop(op, Box::new(l), Box::new(r))),
+        };
+        self.left_assoc(Self::unary, op_at, join)
     }
 
     pub(super) fn unary(&mut self) -> PResult<Ast> {

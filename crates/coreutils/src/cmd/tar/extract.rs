@@ -178,44 +178,37 @@ impl<'o> Session<'o> {
             };
             first = false;
             skipping = false;
-            match raw.flag {
+            match raw.kind {
                 // GNU long name and long link records: the text, NUL-padded.
-                b'L' | b'K' => {
+                Kind::Other(flag @ (b'L' | b'K')) => {
                     let mut text = reader.bytes(raw.size)?;
                     while text.last() == Some(&0) {
                         text.pop();
                     }
-                    if raw.flag == b'L' {
+                    if flag == b'L' {
                         long_name = Some(text);
                     } else {
                         long_link = Some(text);
                     }
                     continue;
                 }
-                b'x' => {
+                Kind::Other(b'x') => {
                     pax = header::pax_records(&reader.bytes(raw.size)?);
                     continue;
                 }
-                b'g' => {
+                Kind::Other(b'g') => {
                     reader.bytes(raw.size)?;
                     continue;
                 }
                 _ => {}
             }
-            let mut entry = Entry {
-                name: long_name.take().unwrap_or(raw.name),
-                link: long_link.take().unwrap_or(raw.link),
-                kind: Kind::from_flag(raw.flag),
-                mode: raw.mode,
-                uid: raw.uid,
-                gid: raw.gid,
-                uname: raw.uname,
-                gname: raw.gname,
-                size: raw.size,
-                mtime: raw.mtime,
-                devmajor: raw.devmajor,
-                devminor: raw.devminor,
-            };
+            let mut entry = *raw;
+            if let Some(name) = long_name.take() {
+                entry.name = name;
+            }
+            if let Some(link) = long_link.take() {
+                entry.link = link;
+            }
             for (k, v) in pax.drain(..) {
                 let text = String::from_utf8_lossy(&v).into_owned();
                 match &k[..] {

@@ -47,7 +47,7 @@ impl Kind {
 }
 
 /// One archive member as tar describes it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Entry {
     pub name: Vec<u8>,
     pub link: Vec<u8>,
@@ -165,25 +165,10 @@ fn parse_number(field: &[u8]) -> Option<u64> {
 pub enum Block {
     /// All zeros: the end marker.
     Zero,
-    Header(Box<RawHeader>),
+    /// As the block says, before long names and pax records are applied (a GNU long name
+    /// or a pax record is itself an entry, of kind `Other(b'L')`, `Other(b'x')`, ...).
+    Header(Box<Entry>),
     Invalid,
-}
-
-/// The fields of a header block before long names and pax records are applied.
-#[derive(Debug, PartialEq, Eq)]
-pub struct RawHeader {
-    pub flag: u8,
-    pub name: Vec<u8>,
-    pub link: Vec<u8>,
-    pub mode: u32,
-    pub uid: u64,
-    pub gid: u64,
-    pub size: u64,
-    pub mtime: i64,
-    pub uname: Vec<u8>,
-    pub gname: Vec<u8>,
-    pub devmajor: u32,
-    pub devminor: u32,
 }
 
 pub fn decode(block: &[u8]) -> Block {
@@ -211,8 +196,8 @@ pub fn decode(block: &[u8]) -> Block {
         }
     }
     let num = |r: std::ops::Range<usize>| parse_number(&block[r]).unwrap_or(0);
-    Block::Header(Box::new(RawHeader {
-        flag: block[156],
+    Block::Header(Box::new(Entry {
+        kind: Kind::from_flag(block[156]),
         name,
         link: field_str(&block[157..257]),
         mode: num(100..108) as u32,
@@ -261,7 +246,7 @@ mod tests {
         assert_eq!(blocks.len(), 3 * BLOCK);
         match decode(&blocks[..BLOCK]) {
             Block::Header(h) => {
-                assert_eq!(h.flag, b'L');
+                assert_eq!(h.kind, Kind::Other(b'L'));
                 assert_eq!(h.size, 151);
             }
             other => panic!("{:?}", other),
