@@ -5,15 +5,8 @@ import { complete, escapeWord } from './completion.js';
 import { History } from './history.js';
 import { LineEditor, splitKeys, visibleWidth } from './line-editor.js';
 
-/** Feeds each step's keys to a fresh line (after a prompt) and checks the buffer, and the cursor where given. */
-function typeSteps(editor: LineEditor, steps: Array<[keys: string, buffer: string, cursor?: number]>): void {
-  editor.begin('$ ');
-  for (const [keys, buffer, cursor] of steps) {
-    editor.feed(keys);
-    expect(editor.buffer, `after ${JSON.stringify(keys)}`).toBe(buffer);
-    if (cursor !== undefined) expect(editor.cursor).toBe(cursor);
-  }
-}
+/** Keys fed to the editor, the line after them and, where given, the cursor. */
+type Step = [keys: string, buffer: string, cursor?: number];
 
 describe('LineEditor', () => {
   it('echoes typed text and submits the line', () => {
@@ -25,17 +18,39 @@ describe('LineEditor', () => {
     expect(result.output.endsWith('\r\n')).toBe(true);
   });
 
-  it('edits in the middle of the line', () => {
-    const editor = new LineEditor(80);
-    typeSteps(editor, [
-      ['echo wrld', 'echo wrld'],
-      ['\x1b[D\x1b[D\x1b[D', 'echo wrld', 6],
-      ['o', 'echo world'],
-      ['\x01', 'echo world', 0],
-      ['\x1b[3~', 'cho world'],
-      ['\x05\x17', 'cho '],
-      ['\x15', ''],
-    ]);
+  // Each case: the history the editor starts with, then keys typed and the line after them.
+  it.each<{ name: string; history: string[]; steps: Step[] }>([
+    {
+      name: 'edits in the middle of the line',
+      history: [],
+      steps: [
+        ['echo wrld', 'echo wrld'],
+        ['\x1b[D\x1b[D\x1b[D', 'echo wrld', 6],
+        ['o', 'echo world'],
+        ['\x01', 'echo world', 0],
+        ['\x1b[3~', 'cho world'],
+        ['\x05\x17', 'cho '],
+        ['\x15', ''],
+      ],
+    },
+    {
+      name: 'walks history with the draft kept',
+      history: ['one', 'two'],
+      steps: [
+        ['dra', 'dra'],
+        ['\x1b[A', 'two'],
+        ['\x1b[A\x1b[A', 'one'],
+        ['\x1b[B\x1b[B', 'dra'],
+      ],
+    },
+  ])('$name', ({ history, steps }) => {
+    const editor = new LineEditor(80, new History(history));
+    editor.begin('$ ');
+    for (const [keys, buffer, cursor] of steps) {
+      editor.feed(keys);
+      expect(editor.buffer, `after ${JSON.stringify(keys)}`).toBe(buffer);
+      if (cursor !== undefined) expect(editor.cursor).toBe(cursor);
+    }
   });
 
   it('returns input after a submitted line unprocessed (typed ahead)', () => {
@@ -44,16 +59,6 @@ describe('LineEditor', () => {
     const result = editor.feed('cat\r\nhello\r');
     expect(result.action).toEqual({ kind: 'submit', line: 'cat' });
     expect(result.rest).toBe('hello\r');
-  });
-
-  it('walks history with the draft kept', () => {
-    const editor = new LineEditor(80, new History(['one', 'two']));
-    typeSteps(editor, [
-      ['dra', 'dra'],
-      ['\x1b[A', 'two'],
-      ['\x1b[A\x1b[A', 'one'],
-      ['\x1b[B\x1b[B', 'dra'],
-    ]);
   });
 
   it('Ctrl-C abandons the line, Ctrl-D on an empty line is EOF, Tab asks to complete', () => {
