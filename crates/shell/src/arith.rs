@@ -29,6 +29,16 @@ impl ArithFailure {
     }
 }
 
+/// The value of text that needs no parsing: blank (0) or a plain decimal number (one
+/// with a leading 0 is octal, so it is parsed).
+fn plain_value(text: &str) -> Option<i64> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Some(0);
+    }
+    trimmed.parse::<i64>().ok().filter(|_| !trimmed.starts_with('0') || trimmed == "0")
+}
+
 impl Shell {
     /// Evaluates an expression from its text (a variable's value, `let` argument).
     pub fn eval_arith_text(&mut self, text: &str) -> Result<i64, String> {
@@ -41,14 +51,8 @@ impl Shell {
     }
 
     fn eval_text_depth(&mut self, text: &str, depth: u32) -> Result<i64, ArithFailure> {
-        let trimmed = text.trim();
-        if trimmed.is_empty() {
-            return Ok(0);
-        }
-        if let Ok(n) = trimmed.parse::<i64>() {
-            if !trimmed.starts_with('0') || trimmed == "0" {
-                return Ok(n);
-            }
+        if let Some(n) = plain_value(text) {
+            return Ok(n);
         }
         let expr = parse_arith(text).map_err(|e| ArithFailure::from_parse(text, e))?;
         self.eval_depth(&expr, depth, text)
@@ -174,15 +178,10 @@ impl Shell {
 
     /// A variable's value used as a number: itself an expression.
     fn eval_value(&mut self, value: &str, depth: u32) -> Result<i64, ArithFailure> {
+        if let Some(n) = plain_value(value) {
+            return Ok(n);
+        }
         let trimmed = value.trim();
-        if trimmed.is_empty() {
-            return Ok(0);
-        }
-        if let Ok(n) = trimmed.parse::<i64>() {
-            if !trimmed.starts_with('0') || trimmed == "0" {
-                return Ok(n);
-            }
-        }
         if depth >= MAX_VALUE_DEPTH {
             return Err(ArithFailure::new(trimmed, "expression recursion level exceeded", trimmed));
         }

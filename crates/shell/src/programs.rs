@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+use crate::vars::bucket;
+
 const BUCKETS: u32 = 256;
 
 /// One remembered program.
@@ -21,16 +23,6 @@ pub struct Entry {
 pub struct ProgramTable {
     entries: HashMap<String, Entry>,
     next: u64,
-}
-
-fn bucket(name: &str) -> u32 {
-    let mut hash: u32 = 2_166_136_261;
-    for &byte in crate::text::to_bytes(name).iter() {
-        hash = hash.wrapping_mul(16_777_619);
-        // Bash hashes `char`, which is signed where it mostly runs.
-        hash ^= byte as i8 as i32 as u32;
-    }
-    hash & (BUCKETS - 1)
 }
 
 impl ProgramTable {
@@ -70,7 +62,7 @@ impl ProgramTable {
     /// Entries in the order bash lists them.
     pub fn ordered(&self) -> Vec<(&String, &Entry)> {
         let mut items: Vec<(&String, &Entry)> = self.entries.iter().collect();
-        items.sort_by(|a, b| bucket(a.0).cmp(&bucket(b.0)).then(b.1.order.cmp(&a.1.order)));
+        items.sort_by(|a, b| bucket(a.0, BUCKETS).cmp(&bucket(b.0, BUCKETS)).then(b.1.order.cmp(&a.1.order)));
         items
     }
 

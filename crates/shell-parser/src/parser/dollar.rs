@@ -275,7 +275,7 @@ impl<'a> Parser<'a> {
             }
         }
         flush_literal(&mut literal, &mut parts);
-        Ok(Subscript::Index(Word { parts: super::compound::merge_literals(parts) }))
+        Ok(Subscript::Index(Word { parts: super::words::merge_literals(parts) }))
     }
 
     /// The operator after the parameter name; `None` when it is not one bash knows.
@@ -455,7 +455,7 @@ impl<'a> Parser<'a> {
             }
         }
         flush_literal(&mut literal, &mut parts);
-        Ok(Word { parts: super::compound::merge_literals(parts) })
+        Ok(Word { parts: super::words::merge_literals(parts) })
     }
 
     /// The replacement of `${x/p/r}`: a backslash quotes the next character even inside

@@ -12,6 +12,7 @@
 mod assign;
 mod commands;
 mod compound;
+mod cond;
 mod dollar;
 mod passes;
 mod redirect;

@@ -2,7 +2,7 @@
 //! only on the unquoted literal text, so they are decided at parse time; brace expansion
 //! itself (generating the words) happens when the command runs.
 
-use super::compound::merge_literals;
+use super::words::merge_literals;
 use crate::ast::*;
 
 /// Marks a leading `~prefix` (and, in assignments, one after each `:`) as a tilde part.

@@ -3,7 +3,6 @@
 
 use std::rc::Rc;
 
-use super::compound::merge_literals;
 use super::{is_meta, Parser};
 use crate::ast::*;
 use crate::bytes;
@@ -410,4 +409,20 @@ pub(crate) fn hex_value(text: &[u8], max: usize) -> (u32, usize) {
         used += 1;
     }
     (value, used)
+}
+
+/// Joins adjacent literal parts (the regex reader produces them piecewise).
+pub(super) fn merge_literals(parts: Vec<WordPart>) -> Vec<WordPart> {
+    let mut out: Vec<WordPart> = Vec::with_capacity(parts.len());
+    for part in parts {
+        if matches!(&part, WordPart::Literal(text) if text.is_empty()) {
+            continue;
+        }
+        if let (Some(WordPart::Literal(prev)), WordPart::Literal(next)) = (out.last_mut(), &part) {
+            prev.push_str(next);
+            continue;
+        }
+        out.push(part);
+    }
+    out
 }

@@ -16,14 +16,17 @@ pub struct Assoc {
     next: u64,
 }
 
-fn bucket(key: &str) -> u32 {
+/// The bucket of `key` in one of bash's hash tables of `buckets` (a power of two) lists:
+/// FNV-1 of its bytes, as bash's `hash_string` computes it. The program table (`hash`)
+/// lists its entries in the same order.
+pub fn bucket(key: &str, buckets: u32) -> u32 {
     let mut hash: u32 = 2_166_136_261;
     for &byte in crate::text::to_bytes(key).iter() {
         hash = hash.wrapping_mul(16_777_619);
         // Bash hashes `char`, which is signed on the platforms it mostly runs on.
         hash ^= byte as i8 as i32 as u32;
     }
-    hash & (BUCKETS - 1)
+    hash & (buckets - 1)
 }
 
 impl Assoc {
@@ -58,7 +61,7 @@ impl Assoc {
 
     fn ordered(&self) -> Vec<(&String, &String)> {
         let mut items: Vec<(u32, u64, &String, &String)> =
-            self.entries.iter().map(|(k, (seq, v))| (bucket(k), *seq, k, v)).collect();
+            self.entries.iter().map(|(k, (seq, v))| (bucket(k, BUCKETS), *seq, k, v)).collect();
         items.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         items.into_iter().map(|(_, _, k, v)| (k, v)).collect()
     }

@@ -10,7 +10,7 @@ pub mod special;
 mod value;
 
 pub use access::{resolve_index, AssignError, Key};
-pub use assoc::Assoc;
+pub use assoc::{bucket, Assoc};
 pub use value::{Value, Var};
 
 use crate::hash::FastMap;
