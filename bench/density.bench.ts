@@ -154,6 +154,7 @@ async function memoryAt(wanted: number): Promise<BenchRow[]> {
     const total = sumMemory(trees);
     const [rss, pss, anon, file] = [total.rssKiB, total.pssKiB, total.anonKiB, total.fileKiB].map((kib) => kib / 1024 / trees.length);
     const taken = (availableBefore - memAvailableBytes()) / MIB / trees.length;
+    const charged = sandboxes.map(cgroupMemoryBytes);
     const n = sandboxes.length;
     const was = n === 100 ? 'was ~90 MiB' : 'issue: ~90 MiB at 100';
     const of = `${n} sandbox${n === 1 ? '' : 'es'}`;
@@ -166,11 +167,27 @@ async function memoryAt(wanted: number): Promise<BenchRow[]> {
       { group: 'density', name: `Pss per idle sandbox, ${of} (shared pages divided)`, value: pss, unit: 'MiB', ...reference(bare.pssKiB), target: '≤ 30 MiB' },
       { group: 'density', name: `MemAvailable taken per idle sandbox, ${of} (the machine's view; others' use shows too)`, value: taken, unit: 'MiB' },
     );
+    if (charged.every((bytes) => bytes !== undefined)) {
+      const perSandbox = charged.reduce<number>((sum, bytes) => sum + (bytes ?? 0), 0) / MIB / n;
+      rows.push({ group: 'density', name: `memory the kernel charges each idle sandbox's cgroup, ${of} (its own pages and the page cache it brought in)`, value: perSandbox, unit: 'MiB' });
+    }
     if (wanted === 100) rows.push({ group: 'density', name: `creating ${n} sandboxes one after another`, value: createMs / 1000, unit: 's', target: n === 100 ? '(was 9.9 s)' : '(was 9.9 s for 100)' });
   } finally {
     await Promise.all(sandboxes.map((sandbox) => sandbox.destroy()));
   }
   return rows;
+}
+
+/** What the kernel charges the sandbox's cgroup (memory.current, v1 memory.usage_in_bytes), if it has one. */
+function cgroupMemoryBytes(sandbox: Sandbox): number | undefined {
+  const cgroup = sandbox.isolation?.cgroup;
+  const memoryDir = cgroup?.paths[0];
+  if (cgroup === undefined || cgroup === null || memoryDir === undefined) return undefined;
+  try {
+    return Number(readFileSync(`${memoryDir}/${cgroup.version === 'v2' ? 'memory.current' : 'memory.usage_in_bytes'}`, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 /** The memory of a bare Node process idling (`node -e 'setInterval(...)'`), the floor of any Node child's. */
