@@ -11,7 +11,7 @@ import { resolveLimits } from '../../protocol/limits.js';
 import { Sandbox, drainWarmPool } from './index.js';
 import { kernelBundlePath } from './kernel-bundle.js';
 import { ChildPool } from './spare-child.js';
-import type { ChildSpec } from './child-process.js';
+import { CHILD_V8_FLAGS, childCommand, type ChildSpec } from './child-process.js';
 
 const wasmDir = fileURLToPath(new URL('../../../tests/wasm', import.meta.url));
 const manifest = JSON.parse(readFileSync(join(wasmDir, 'manifest.json'), 'utf8')) as { modules: Array<{ name: string; commands: string[] }> };
@@ -50,6 +50,17 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('sandbox children', () => {
+  it("start with the child's V8 flags (semi-space, tier-up), as options of node before its script", async () => {
+    const childSpec = await spec();
+    const { args } = childCommand(childSpec);
+    const script = args.indexOf(childSpec.bundle);
+    expect(script).toBeGreaterThan(0);
+    for (const flag of CHILD_V8_FLAGS) expect(args.indexOf(flag), flag).toBeGreaterThan(-1);
+    for (const flag of CHILD_V8_FLAGS) expect(args.indexOf(flag), flag).toBeLessThan(script);
+  });
+});
 
 describe('ready spares', () => {
   it('keeps a spare that has had a fork\'s init for the next fork of that configuration only', async () => {
