@@ -130,6 +130,51 @@ describe('driveUntil', () => {
   });
 });
 
+describe('the deadline timer, kept from run to run', () => {
+  /** When `process`'s wait is ended by the deadline, in ms after the start. */
+  const endedAfter = (scheduler: Scheduler, process: Schedulable): Promise<number> => {
+    const started = performance.now();
+    const blocker = new Blocker('external', 'sleep');
+    scheduler.wakeAfter(blocker, 60_000);
+    return scheduler.wait(process, blocker).then(
+      () => Infinity,
+      () => performance.now() - started,
+    );
+  };
+
+  it('ends a run at its own deadline after a run with another one, shorter or longer', async () => {
+    const scheduler = new Scheduler();
+    const process = schedulable(1);
+    scheduler.add(process);
+    // A long deadline, then none: the next run's short one is not held up by the old timer.
+    scheduler.setDeadline(performance.now() + 60_000);
+    scheduler.setDeadline(undefined);
+    scheduler.setDeadline(performance.now() + 20);
+    // (Held up, the wait would outlast the test's timeout.)
+    expect(await endedAfter(scheduler, process)).not.toBe(Infinity);
+    process.pendingKill = undefined;
+    // A short deadline, then none, then a longer one: the old timer fires first and does
+    // not end the new run early.
+    scheduler.setDeadline(performance.now() + 5);
+    scheduler.setDeadline(undefined);
+    const longer = performance.now() + 80;
+    scheduler.setDeadline(longer);
+    await endedAfter(scheduler, process);
+    expect(performance.now()).toBeGreaterThanOrEqual(longer);
+    scheduler.setDeadline(undefined);
+  });
+
+  it('ends nothing when it fires with no run in progress', async () => {
+    const scheduler = new Scheduler();
+    const process = schedulable(1);
+    scheduler.add(process);
+    scheduler.setDeadline(performance.now() + 5);
+    scheduler.setDeadline(undefined);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(process.pendingKill).toBeUndefined();
+  });
+});
+
 /** A process that cannot suspend: it waits only through completeInline(), like inline Python. */
 function synchronousProgram(body: (sys: Syscalls) => string): ExternalProgram {
   return {
