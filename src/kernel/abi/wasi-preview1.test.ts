@@ -79,6 +79,7 @@ describe('clock, random, args, env, proc_exit', () => {
 
   it('passes arguments and environment exactly', async () => {
     expect((await t.run(['probe', 'args', 'a b', '', 'ünïcode'])).out).toBe('[a b]\n[]\n[ünïcode]\n');
+    expect((await t.run(['probe', 'args', '', 'a', ''])).out).toBe('[]\n[a]\n[]\n');
     const env = (await t.run(['probe', 'env'])).out;
     expect(env).toContain('HOME=/home/user\n');
     expect(env).toContain('PATH=/usr/local/bin:/usr/bin:/bin\n');

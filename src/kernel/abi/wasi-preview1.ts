@@ -24,6 +24,39 @@ const SUBSCRIPTION_BYTES = 48;
 const EVENT_BYTES = 32;
 const DIRENT_BYTES = 24;
 
+const encoder = new TextEncoder();
+
+/** Strings as args_get and environ_get write them: each one's bytes and a NUL, in order, and where each starts. */
+interface StringsLayout {
+  bytes: Uint8Array;
+  starts: number[];
+}
+
+/**
+ * One encoding for the whole list (a process's environment is dozens of strings, asked for
+ * by every process): its strings joined by NULs, unless one holds a NUL or a byte that is
+ * not UTF-8 (kept as a lone surrogate, vfs/path.ts), which are encoded one by one.
+ */
+function layOut(items: string[]): StringsLayout {
+  const joined = items.length === 0 ? '' : `${items.join('\0')}\0`;
+  if (!/[\udc80-\udcff]/.test(joined)) {
+    const bytes = encoder.encode(joined);
+    const starts = items.length === 0 ? [] : [0];
+    for (let at = bytes.indexOf(0); at >= 0 && at + 1 < bytes.length; at = bytes.indexOf(0, at + 1)) starts.push(at + 1);
+    if (starts.length === items.length) return { bytes, starts };
+  }
+  const parts = items.map(encodePathString);
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length + 1, 0));
+  const starts: number[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    starts.push(offset);
+    bytes.set(part, offset);
+    offset += part.length + 1;
+  }
+  return { bytes, starts };
+}
+
 export function writeFilestat(memory: ProcessMemory, ptr: number, stat: StatInfo): void {
   const view = memory.view();
   view.setBigUint64(ptr, stat.dev, true);
@@ -47,27 +80,23 @@ function timesOf(atim: bigint, mtim: bigint, flags: number): [TimeSpec, TimeSpec
 export function createWasiImports(memory: ProcessMemory, gate: SyscallGate): Record<string, (...args: never[]) => number> {
   const path = (ptr: number, length: number): string => memory.readString(ptr, length);
 
-  // argv and the environment are asked for twice (sizes, then contents): encoded once. Weak:
+  // argv and the environment are asked for twice (sizes, then contents): laid out once. Weak:
   // the imports serve one process after another (kernel.ts, buildImports).
-  const encodings = new WeakMap<string[], Uint8Array[]>();
-  const encoded = (items: string[]): Uint8Array[] => {
-    let bytes = encodings.get(items);
-    if (bytes === undefined) encodings.set(items, (bytes = items.map(encodePathString)));
-    return bytes;
+  const layouts = new WeakMap<string[], StringsLayout>();
+  const laidOut = (items: string[]): StringsLayout => {
+    let layout = layouts.get(items);
+    if (layout === undefined) layouts.set(items, (layout = layOut(items)));
+    return layout;
   };
   const writeStrings = (items: string[], ptrsPtr: number, bufPtr: number): number => {
-    let offset = bufPtr;
-    encoded(items).forEach((bytes, index) => {
-      memory.setU32(ptrsPtr + index * 4, offset);
-      memory.u8().set(bytes, offset);
-      memory.u8()[offset + bytes.length] = 0;
-      offset += bytes.length + 1;
-    });
+    const { bytes, starts } = laidOut(items);
+    memory.u8().set(bytes, bufPtr);
+    starts.forEach((start, index) => memory.setU32(ptrsPtr + index * 4, bufPtr + start));
     return Errno.SUCCESS;
   };
   const sizeStrings = (items: string[], countPtr: number, sizePtr: number): number => {
     memory.setU32(countPtr, items.length);
-    memory.setU32(sizePtr, encoded(items).reduce((sum, bytes) => sum + bytes.length + 1, 0));
+    memory.setU32(sizePtr, laidOut(items).bytes.length);
     return Errno.SUCCESS;
   };
 
