@@ -86,41 +86,26 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> Flow {
             continue;
         }
         for meaning in found {
-            match meaning {
-                Meaning::Alias(value) => {
-                    if terse {
-                        out.push_str("alias\n");
-                    } else if !path_only {
-                        out.push_str(&format!("{} is aliased to `{}'\n", name, value));
-                    }
-                }
-                Meaning::Keyword => {
-                    if terse {
-                        out.push_str("keyword\n");
-                    } else if !path_only {
-                        out.push_str(&format!("{} is a shell keyword\n", name));
-                    }
-                }
+            let file = matches!(meaning, Meaning::File(_) | Meaning::Hashed(_));
+            // `-t` prints the kind's word; `-p` and `-P` print only files, as their path.
+            let (kind, description) = match meaning {
+                Meaning::Alias(value) => ("alias", format!("{} is aliased to `{}'", name, value)),
+                Meaning::Keyword => ("keyword", format!("{} is a shell keyword", name)),
                 Meaning::Function => {
-                    if terse {
-                        out.push_str("function\n");
-                    } else if !path_only {
-                        let text = shell.functions.get(name).map(|d| shell_parser::printer::function_to_string(d)).unwrap_or_default();
-                        out.push_str(&format!("{} is a function\n{}\n", name, text));
-                    }
+                    let text = shell.functions.get(name).map(|d| shell_parser::printer::function_to_string(d)).unwrap_or_default();
+                    ("function", format!("{} is a function\n{}", name, text))
                 }
-                Meaning::Builtin => {
-                    if terse {
-                        out.push_str("builtin\n");
-                    } else if !path_only {
-                        out.push_str(&format!("{} is a shell builtin\n", name));
-                    }
-                }
-                Meaning::File(path) | Meaning::Hashed(path) if terse || path_only || force_path => {
-                    out.push_str(&if terse { "file\n".to_string() } else { format!("{}\n", path) });
-                }
-                Meaning::File(path) => out.push_str(&format!("{} is {}\n", name, path)),
-                Meaning::Hashed(path) => out.push_str(&format!("{} is hashed ({})\n", name, path)),
+                Meaning::Builtin => ("builtin", format!("{} is a shell builtin", name)),
+                Meaning::File(path) | Meaning::Hashed(path) if path_only || force_path => ("file", path),
+                Meaning::File(path) => ("file", format!("{} is {}", name, path)),
+                Meaning::Hashed(path) => ("file", format!("{} is hashed ({})", name, path)),
+            };
+            if terse {
+                out.push_str(kind);
+                out.push('\n');
+            } else if file || !path_only {
+                out.push_str(&description);
+                out.push('\n');
             }
         }
     }

@@ -36,22 +36,21 @@ fn levels(shell: &mut Shell, name: &str, args: &[String]) -> Result<u32, Flow> {
     Ok(count.min(shell.loop_depth as i64) as u32)
 }
 
-pub fn break_(shell: &mut Shell, args: &[String]) -> Flow {
-    match levels(shell, "break", args) {
+/// `break` or `continue`: the flow `jump` makes of the loop count.
+fn leave_loops(shell: &mut Shell, name: &str, args: &[String], jump: fn(u32) -> Flow) -> Flow {
+    match levels(shell, name, args) {
         Ok(n) => {
             shell.status = 0;
-            Flow::Break(n)
+            jump(n)
         }
         Err(flow) => flow,
     }
 }
 
+pub fn break_(shell: &mut Shell, args: &[String]) -> Flow {
+    leave_loops(shell, "break", args, Flow::Break)
+}
+
 pub fn continue_(shell: &mut Shell, args: &[String]) -> Flow {
-    match levels(shell, "continue", args) {
-        Ok(n) => {
-            shell.status = 0;
-            Flow::Continue(n)
-        }
-        Err(flow) => flow,
-    }
+    leave_loops(shell, "continue", args, Flow::Continue)
 }

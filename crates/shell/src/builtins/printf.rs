@@ -114,14 +114,19 @@ impl<'a, 's> Formatter<'a, 's> {
         }
     }
 
-    fn signed(&mut self) -> i64 {
+    /// The next argument read by `parse` (warning as bash does), or zero when none is left.
+    fn number<T: Default>(&mut self, parse: fn(&[u8]) -> Parsed<T>) -> T {
         match self.next_arg() {
             Some(arg) => {
-                let parsed = signed_arg(arg);
+                let parsed = parse(arg);
                 self.check(parsed, arg)
             }
-            None => 0,
+            None => T::default(),
         }
+    }
+
+    fn signed(&mut self) -> i64 {
+        self.number(signed_arg)
     }
 
     /// One pass over the format.
@@ -228,23 +233,11 @@ impl<'a, 's> Formatter<'a, 's> {
                 self.out.extend(cformat::format_signed(&spec, value));
             }
             b'o' | b'u' | b'x' | b'X' => {
-                let value = match self.next_arg() {
-                    Some(arg) => {
-                        let parsed = unsigned_arg(arg);
-                        self.check(parsed, arg)
-                    }
-                    None => 0,
-                };
+                let value = self.number(unsigned_arg);
                 self.out.extend(cformat::format_unsigned(&spec, value));
             }
             b'e' | b'E' | b'f' | b'F' | b'g' | b'G' | b'a' | b'A' => {
-                let value = match self.next_arg() {
-                    Some(arg) => {
-                        let parsed = float_arg(arg);
-                        self.check(parsed, arg)
-                    }
-                    None => 0.0,
-                };
+                let value = self.number(float_arg);
                 self.out.extend(cformat::format_float(&spec, value));
             }
             other => {

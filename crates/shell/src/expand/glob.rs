@@ -67,12 +67,10 @@ impl Shell {
             let explicit_dot = component.starts_with('.') || component.starts_with("\\.");
             let mut next = Vec::new();
             for path in &paths {
-                let dir = if path.is_empty() { "." } else { path.as_str() };
-                let mut entries = match self.sys.read_dir(dir) {
-                    Ok(entries) => entries,
-                    Err(_) => continue,
+                let entries = match self.sorted_entries(path, false) {
+                    Some(entries) => entries,
+                    None => continue,
                 };
-                entries.sort_unstable_by(|a, b| crate::text::collate(a, b));
                 for name in entries {
                     if name == "." || name == ".." {
                         continue;
@@ -100,6 +98,18 @@ impl Shell {
         paths
     }
 
+    /// The names in directory `path` ("" is the current one) in collation order, or
+    /// reversed (the walk pops them from a stack); None when it cannot be read.
+    fn sorted_entries(&mut self, path: &str, reversed: bool) -> Option<Vec<String>> {
+        let mut entries = self.sys.read_dir(if path.is_empty() { "." } else { path }).ok()?;
+        if reversed {
+            entries.sort_unstable_by(|a, b| crate::text::collate(b, a));
+        } else {
+            entries.sort_unstable_by(|a, b| crate::text::collate(a, b));
+        }
+        Some(entries)
+    }
+
     fn is_dir(&mut self, path: &str) -> bool {
         let path = if path.is_empty() { "." } else { path };
         self.sys.stat(path, true).map_or(false, |s| s.kind == FileKind::Dir)
@@ -116,12 +126,10 @@ impl Shell {
             if out.len() > MAX_GLOBSTAR_ENTRIES {
                 return;
             }
-            let listing = if dir.is_empty() { "." } else { dir.as_str() };
-            let mut entries = match self.sys.read_dir(listing) {
-                Ok(entries) => entries,
-                Err(_) => continue,
+            let entries = match self.sorted_entries(&dir, true) {
+                Some(entries) => entries,
+                None => continue,
             };
-            entries.sort_unstable_by(|a, b| crate::text::collate(b, a));
             for name in entries {
                 if name == "." || name == ".." || (name.starts_with('.') && !dotglob) {
                     continue;

@@ -37,14 +37,7 @@ impl Shell {
             self.status = 1;
             return Err(Flow::Abort);
         }
-        let (read, write) = match self.sys.pipe() {
-            Ok(pair) => pair,
-            Err(error) => {
-                self.report(&format!("command substitution: {}", error));
-                self.status = 1;
-                return Err(Flow::Abort);
-            }
-        };
+        let (read, write) = self.substitution_pipe("command substitution")?;
         let mut saved = SavedFds::default();
         self.fds.set_saving(1, Some(Target::Real(write)), &mut saved);
         let spawned = self.spawn_child_kind(&Task::List(body.clone()), ChildKind::Substitution, false);
@@ -147,17 +140,20 @@ impl Shell {
         simple.words.first().and_then(|w| w.as_unquoted_literal()).map_or(true, |name| self.functions.contains_key(name))
     }
 
+    /// The pipe a substitution reads or writes; failing to make one abandons the command
+    /// (`what: error`, status 1), as bash does.
+    fn substitution_pipe(&mut self, what: &str) -> Result<(crate::sys::Fd, crate::sys::Fd), Flow> {
+        self.sys.pipe().map_err(|error| {
+            self.report(&format!("{}: {}", what, error));
+            self.status = 1;
+            Flow::Abort
+        })
+    }
+
     /// `<(list)` / `>(list)`: starts the list on a pipe and returns `/dev/fd/N` naming this
     /// shell's end (closed when the command using it ends).
     pub(crate) fn process_substitution(&mut self, body: &Rc<List>, output: bool) -> Result<String, Flow> {
-        let (read, write) = match self.sys.pipe() {
-            Ok(pair) => pair,
-            Err(error) => {
-                self.report(&format!("process substitution: {}", error));
-                self.status = 1;
-                return Err(Flow::Abort);
-            }
-        };
+        let (read, write) = self.substitution_pipe("process substitution")?;
         let (child_end, our_end, child_fd) = if output { (read, write, 0) } else { (write, read, 1) };
         let mut saved = SavedFds::default();
         self.fds.set_saving(child_fd, Some(Target::Real(child_end)), &mut saved);
