@@ -12,6 +12,8 @@ mod color;
 mod dirs;
 #[path = "diff/format.rs"]
 mod format;
+#[path = "diff/myers.rs"]
+mod myers;
 #[path = "diff/side.rs"]
 mod side;
 #[path = "diff/text.rs"]

@@ -7,6 +7,10 @@
 
 #[path = "patch/apply.rs"]
 mod apply;
+#[path = "patch/hunks.rs"]
+mod hunks;
+#[path = "patch/names.rs"]
+mod names;
 #[path = "patch/parse.rs"]
 mod parse;
 #[path = "patch/run.rs"]

@@ -234,23 +234,8 @@ impl<'a, 'io> Interp<'a, 'io> {
                 Value::Num(y.atan2(x))
             }
             Exp => Value::Num(self.arg_num(args, 0)?.exp()),
-            Log => {
-                let x = self.arg_num(args, 0)?;
-                if x < 0.0 {
-                    let _ = writeln!(self.io.stderr, "{}: cmd. line:{}: warning: log: received negative argument {}", self.io.name, self.line, x);
-                    // glibc returns -nan here.
-                    return Ok(Value::Num(-f64::NAN));
-                }
-                Value::Num(x.ln())
-            }
-            Sqrt => {
-                let x = self.arg_num(args, 0)?;
-                if x < 0.0 {
-                    let _ = writeln!(self.io.stderr, "{}: cmd. line:{}: warning: sqrt: called with negative argument {}", self.io.name, self.line, x);
-                    return Ok(Value::Num(-f64::NAN));
-                }
-                Value::Num(x.sqrt())
-            }
+            Log => self.real_only(args, "log: received", f64::ln)?,
+            Sqrt => self.real_only(args, "sqrt: called with", f64::sqrt)?,
             Int => Value::Num(self.arg_num(args, 0)?.trunc()),
             Rand => Value::Num(self.rng.rand()),
             Srand => {
@@ -279,6 +264,17 @@ impl<'a, 'io> Interp<'a, 'io> {
             }
             _ => return fatal("not a numeric builtin"),
         })
+    }
+
+    /// log() and sqrt(): of a negative argument, gawk's warning (`WHAT negative argument`)
+    /// and glibc's -nan.
+    fn real_only(&mut self, args: &[Arg], what: &str, f: fn(f64) -> f64) -> R<Value> {
+        let x = self.arg_num(args, 0)?;
+        if x < 0.0 {
+            let _ = writeln!(self.io.stderr, "{}: cmd. line:{}: warning: {} negative argument {}", self.io.name, self.line, what, x);
+            return Ok(Value::Num(-f64::NAN));
+        }
+        Ok(Value::Num(f(x)))
     }
 
     /// `system`, `close` and `fflush`: the builtins that act on streams and processes.

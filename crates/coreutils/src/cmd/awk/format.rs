@@ -6,7 +6,7 @@
 //! handling, `%N$`, character widths, integers beyond 64 bits and `%a` of a double (gawk's,
 //! not the long double of GNU printf).
 
-use common::cformat::{self, Amount, Spec};
+use common::cformat::{self, sign_prefix, Amount, Spec};
 
 use super::lexer::char_at;
 use super::value::{nan_inf_text, Value};
@@ -219,18 +219,6 @@ fn pad_number(out: &mut Vec<u8>, prefix: &[u8], digits: &[u8], spec: &Spec, zero
     }
 }
 
-fn sign_prefix(negative: bool, spec: &Spec) -> &'static [u8] {
-    if negative {
-        b"-"
-    } else if spec.plus {
-        b"+"
-    } else if spec.space {
-        b" "
-    } else {
-        b""
-    }
-}
-
 /// `%d`: the integer part, through cformat when it fits in 64 bits; beyond, gawk prints
 /// every digit of the double (`%d` of 1e30 is 1000000000000000019884624838656).
 fn format_signed(out: &mut Vec<u8>, v: f64, spec: &Spec) {
@@ -247,7 +235,7 @@ fn format_signed(out: &mut Vec<u8>, v: f64, spec: &Spec) {
     if let Some(p) = spec.precision.filter(|p| *p > digits.len()) {
         digits.splice(0..0, std::iter::repeat(b'0').take(p - digits.len()));
     }
-    pad_number(out, sign_prefix(t < 0.0, spec), &digits, spec, spec.precision.is_none());
+    pad_number(out, sign_prefix(spec, t < 0.0), &digits, spec, spec.precision.is_none());
 }
 
 /// `%o %x %X %u` through cformat; negative values wrap as C's cast does.
@@ -286,7 +274,7 @@ fn format_float(out: &mut Vec<u8>, v: f64, conv: u8, spec: &Spec) {
     if conv.is_ascii_uppercase() {
         body.make_ascii_uppercase();
     }
-    let prefix = sign_prefix(negative, spec);
+    let prefix = sign_prefix(spec, negative);
     pad_number(out, prefix, &body, spec, true);
 }
 

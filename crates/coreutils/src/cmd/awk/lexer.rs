@@ -489,25 +489,7 @@ pub fn unescape(text: &[u8]) -> Vec<u8> {
 }
 
 /// The UTF-8 character at `i` (None for an invalid byte) and its length in bytes.
-pub fn char_at(bytes: &[u8], i: usize) -> (Option<char>, usize) {
-    let b = match bytes.get(i) {
-        Some(b) => *b,
-        None => return (None, 0),
-    };
-    if b < 0x80 {
-        return (Some(b as char), 1);
-    }
-    let len = match b {
-        0xc2..=0xdf => 2,
-        0xe0..=0xef => 3,
-        0xf0..=0xf4 => 4,
-        _ => return (None, 1),
-    };
-    match bytes.get(i..i + len).and_then(|s| std::str::from_utf8(s).ok()) {
-        Some(s) => (s.chars().next(), len),
-        None => (None, 1),
-    }
-}
+pub use common::regex::decode as char_at;
 
 #[cfg(test)]
 #[path = "lexer_tests.rs"]

@@ -117,18 +117,19 @@ impl<'a> Parser<'a> {
 
     fn simple_stmt(&mut self) -> PResult<Stmt> {
         let stmt = match self.tok.tok {
-            Tok::Next | Tok::NextFile => {
-                let next = self.tok.tok == Tok::Next;
-                if self.in_begin_end {
-                    let word = if next { "next" } else { "nextfile" };
-                    return self.error_msg(&format!("`{}' used in BEGIN or END action", word));
+            Tok::Next | Tok::NextFile | Tok::Break | Tok::Continue => {
+                let outside_loop = "is not allowed outside a loop or switch";
+                let (word, stmt, allowed, otherwise) = match self.tok.tok {
+                    Tok::Next => ("next", Stmt::Next, !self.in_begin_end, "used in BEGIN or END action"),
+                    Tok::NextFile => ("nextfile", Stmt::NextFile, !self.in_begin_end, "used in BEGIN or END action"),
+                    Tok::Break => ("break", Stmt::Break, self.loop_depth > 0, outside_loop),
+                    _ => ("continue", Stmt::Continue, self.loop_depth > 0, outside_loop),
+                };
+                if !allowed {
+                    return self.error_msg(&format!("`{}' {}", word, otherwise));
                 }
                 self.advance()?;
-                if next {
-                    Stmt::Next
-                } else {
-                    Stmt::NextFile
-                }
+                stmt
             }
             Tok::Exit => {
                 self.advance()?;
@@ -140,19 +141,6 @@ impl<'a> Parser<'a> {
                 }
                 self.advance()?;
                 Stmt::Return(self.optional_expr()?)
-            }
-            Tok::Break | Tok::Continue => {
-                let is_break = self.tok.tok == Tok::Break;
-                if self.loop_depth == 0 {
-                    let word = if is_break { "break" } else { "continue" };
-                    return self.error_msg(&format!("`{}' is not allowed outside a loop or switch", word));
-                }
-                self.advance()?;
-                if is_break {
-                    Stmt::Break
-                } else {
-                    Stmt::Continue
-                }
             }
             Tok::Delete => {
                 self.advance()?;
