@@ -132,17 +132,8 @@ pub fn strtod(text: &[u8]) -> Scanned<f64> {
     if digits == 0 {
         return none;
     }
-    if i < text.len() && (text[i] == b'e' || text[i] == b'E') {
-        let mut j = i + 1;
-        if j < text.len() && (text[j] == b'+' || text[j] == b'-') {
-            j += 1;
-        }
-        if j < text.len() && text[j].is_ascii_digit() {
-            while j < text.len() && text[j].is_ascii_digit() {
-                j += 1;
-            }
-            i = j;
-        }
+    if let Some((_, end)) = exponent(text, i, b'e') {
+        i = end;
     }
     let literal = String::from_utf8_lossy(&text[start..i]).into_owned();
     let literal = if literal.starts_with('.') { format!("0{}", literal) } else { literal };
@@ -173,24 +164,31 @@ fn scan_hex_float(text: &[u8]) -> Option<(f64, usize)> {
     if digits == 0 {
         return None;
     }
-    if i < text.len() && (text[i] == b'p' || text[i] == b'P') {
-        let mut j = i + 1;
-        let mut negative = false;
-        if j < text.len() && (text[j] == b'+' || text[j] == b'-') {
-            negative = text[j] == b'-';
-            j += 1;
-        }
-        if j < text.len() && text[j].is_ascii_digit() {
-            let mut exponent: i32 = 0;
-            while j < text.len() && text[j].is_ascii_digit() {
-                exponent = exponent.saturating_mul(10).saturating_add((text[j] - b'0') as i32);
-                j += 1;
-            }
-            scale = scale.saturating_add(if negative { -exponent } else { exponent });
-            i = j;
-        }
+    if let Some((power, end)) = exponent(text, i, b'p') {
+        scale = scale.saturating_add(power);
+        i = end;
     }
     Some((value * 2f64.powi(scale), i))
+}
+
+/// An exponent at `i`: `letter` (either case), an optional sign and at least one digit, as
+/// strtod reads `e5`/`p-3`; its value (saturated) and where it ends. Without a digit there
+/// is none, and the number ends before the letter.
+fn exponent(text: &[u8], i: usize, letter: u8) -> Option<(i32, usize)> {
+    if text.get(i).map(u8::to_ascii_lowercase) != Some(letter) {
+        return None;
+    }
+    let mut j = i + 1;
+    let negative = text.get(j) == Some(&b'-');
+    if matches!(text.get(j), Some(b'+' | b'-')) {
+        j += 1;
+    }
+    let digits = text[j.min(text.len())..].iter().take_while(|b| b.is_ascii_digit()).count();
+    if digits == 0 {
+        return None;
+    }
+    let power = text[j..j + digits].iter().fold(0i32, |n, d| n.saturating_mul(10).saturating_add(i32::from(d - b'0')));
+    Some((if negative { -power } else { power }, j + digits))
 }
 
 #[cfg(test)]
@@ -219,6 +217,10 @@ mod tests {
         assert_eq!(strtod(b"0x1p3").value, 8.0);
         assert_eq!(strtod(b".").used, 0);
         assert_eq!(strtod(b"1e").used, 1);
+        assert_eq!((strtod(b"2E-2z").value, strtod(b"2E-2z").used), (0.02, 4));
+        assert_eq!(strtod(b"1e+x").used, 1);
+        assert_eq!((strtod(b"0x1.8P-1").value, strtod(b"0x1.8P-1").used), (0.75, 8));
+        assert_eq!(strtod(b"0x1p").used, 3);
         assert!(strtod(b"-nan").value.is_nan());
         assert_eq!(strtod(b"infinity").used, 8);
     }
