@@ -256,8 +256,13 @@ impl<'a> Command<'a> {
     /// `options` meets them, and the operands come back, counted against `min_operands` and
     /// `max_operands` in GNU's words and the command's usage status.
     pub fn operands(&self, args: &[OsString], io: &mut Io, each: &mut dyn FnMut(&mut Io, &'static str, Option<OsString>) -> Result<(), UError>) -> Result<Vec<OsString>, UError> {
+        self.operands_after_name(args.get(1..).unwrap_or(&[]), io, each)
+    }
+
+    /// `operands` for arguments without argv[0] (commands that rewrite obsolete forms first).
+    pub fn operands_after_name(&self, args: &[OsString], io: &mut Io, each: &mut dyn FnMut(&mut Io, &'static str, Option<OsString>) -> Result<(), UError>) -> Result<Vec<OsString>, UError> {
         let mut operands = Vec::new();
-        self.options(args, io, &mut |io, p| match p {
+        self.options_after_name(args, io, &mut |io, p| match p {
             Parsed::Opt { id, value } => each(io, id, value),
             Parsed::Operand(operand) => {
                 operands.push(operand);
@@ -275,8 +280,15 @@ impl<'a> Command<'a> {
     /// that must reject a bad value before a later `--help` (GNU checks it in the loop) keeps
     /// [`Command::operands`].
     pub fn seen(&self, args: &[OsString], io: &mut Io) -> Result<Seen, UError> {
+        self.seen_checking(args, io, &mut |_, _, _| Ok(()))
+    }
+
+    /// [`Command::seen`] whose `check` sees each option as the loop meets it, for the values
+    /// GNU rejects there (touch --time=WORD), so such an error still wins over a later `--help`.
+    pub fn seen_checking(&self, args: &[OsString], io: &mut Io, check: &mut dyn FnMut(&mut Io, &'static str, Option<&OsString>) -> Result<(), UError>) -> Result<Seen, UError> {
         let mut opts = Vec::new();
-        let operands = self.operands(args, io, &mut |_, id, value| {
+        let operands = self.operands(args, io, &mut |io, id, value| {
+            check(io, id, value.as_ref())?;
             opts.push((id, value));
             Ok(())
         })?;
