@@ -371,37 +371,17 @@ function lookupOrUndefined(FS: EmFS, path: string): EmNode | undefined {
   }
 }
 
-/** Clears Emscripten's own entry at a top-level path so the kernel's can take its place. */
-function unmountOrRemove(FS: EmFS, path: string): void {
-  let node: EmNode | undefined;
-  try {
-    node = FS.lookupPath(path, { follow: false }).node;
-  } catch {
-    return;
-  }
+/**
+ * Clears Emscripten's own entry at a top-level path so the kernel's can take its place: a
+ * mount is unmounted, a tree removed with everything in it, a file or link unlinked (a
+ * device node at the top stays; inside a tree every other node goes too).
+ */
+function unmountOrRemove(FS: EmFS, path: string, inTree = false): void {
+  const node = lookupOrUndefined(FS, path);
   if (node === undefined) return;
   if (FS.isMountpoint(node)) FS.unmount(path);
-  if (FS.isLink(node.mode) || FS.isFile(node.mode)) {
-    FS.unlink(path);
-    return;
-  }
-  if (FS.isDir(node.mode)) removeTree(FS, path);
-}
-
-function removeTree(FS: EmFS, path: string): void {
-  for (const name of FS.readdir(path)) {
-    if (name === '.' || name === '..') continue;
-    const child = `${path}/${name}`;
-    let node: EmNode | undefined;
-    try {
-      node = FS.lookupPath(child, { follow: false }).node;
-    } catch {
-      continue;
-    }
-    if (node === undefined) continue;
-    if (FS.isMountpoint(node)) FS.unmount(child);
-    if (FS.isDir(node.mode)) removeTree(FS, child);
-    else FS.unlink(child);
-  }
-  FS.rmdir(path);
+  if (FS.isDir(node.mode)) {
+    for (const name of FS.readdir(path)) if (name !== '.' && name !== '..') unmountOrRemove(FS, `${path}/${name}`, true);
+    FS.rmdir(path);
+  } else if (inTree || FS.isLink(node.mode) || FS.isFile(node.mode)) FS.unlink(path);
 }
