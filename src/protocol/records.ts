@@ -4,16 +4,22 @@
 
 export type RecordKind = 'file' | 'dir' | 'symlink' | 'chardev';
 
-export interface InodeRecord {
+/** What every inode has, in the kernel's tree (src/kernel/vfs/inode.ts) and in a record. */
+export interface InodeMeta {
   ino: number;
-  kind: RecordKind;
+  /** Permission bits (0o7777); the type comes from the kind. */
   mode: number;
   uid: number;
   gid: number;
   atimeNs: bigint;
   mtimeNs: bigint;
   ctimeNs: bigint;
+  /** Whether the sandbox may change this inode (false: system tree or a read-only mount). */
   writable: boolean;
+}
+
+export interface InodeRecord extends InodeMeta {
+  kind: RecordKind;
   /** file: total size; the content may arrive in several fragments. */
   size?: number;
   /** file: bytes [dataOffset, dataOffset + data.length) of the content. */

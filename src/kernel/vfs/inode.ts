@@ -4,23 +4,16 @@
 // the table's current generation is shared with a snapshot and must be cloned (see
 // InodeTable.mutable) before it is changed.
 
-export type InodeKind = 'file' | 'dir' | 'symlink' | 'chardev';
+import type { InodeMeta, RecordKind } from '../../protocol/records.js';
+
+/** The kinds a record carries across to the host (src/protocol/records.ts): the same four. */
+export type InodeKind = RecordKind;
 
 export type DeviceName = 'null' | 'zero' | 'random' | 'urandom' | 'tty';
 
-interface InodeCommon {
-  ino: number;
-  /** Permission bits (0o7777); the type comes from `kind`. */
-  mode: number;
-  uid: number;
-  gid: number;
-  atimeNs: bigint;
-  mtimeNs: bigint;
-  ctimeNs: bigint;
+interface InodeCommon extends InodeMeta {
   /** Generation of the table that owns this value (copy-on-write). */
   gen: number;
-  /** Whether the sandbox may change this inode (false: system tree or a read-only mount). */
-  writable: boolean;
 }
 
 export interface FileInode extends InodeCommon {
