@@ -14,11 +14,8 @@ import type { SyscallResult } from './wasm/asyncify.js';
 import type { ProcessMemory } from './wasm/process-memory.js';
 import type { SyscallGate } from './wasm/syscall-gate.js';
 
-const RIGHTS_FD_READ = 1n << 1n;
-const RIGHTS_FD_WRITE = 1n << 6n;
 const LOOKUP_SYMLINK_FOLLOW = 1;
-const PRESTAT_TAG_DIR = 0;
-/** Returned for open descriptors that are not preopens: wasi-libc skips unknown tags. */
+/** Returned for open descriptors that are not preopens (wasi.PREOPENTYPE_DIR is 0): wasi-libc skips unknown tags. */
 const PRESTAT_TAG_NOT_PREOPEN = 1;
 const SUBSCRIPTION_BYTES = 48;
 const EVENT_BYTES = 32;
@@ -148,7 +145,7 @@ export function createWasiImports(memory: ProcessMemory, gate: SyscallGate): Rec
     fd_renumber: enosys,
     fd_prestat_get: (fd: number, ptr: number) => {
       const name = gate.sys.preopen(fd);
-      memory.view().setUint8(ptr, name === undefined ? PRESTAT_TAG_NOT_PREOPEN : PRESTAT_TAG_DIR);
+      memory.view().setUint8(ptr, name === undefined ? PRESTAT_TAG_NOT_PREOPEN : wasi.PREOPENTYPE_DIR);
       memory.setU32(ptr + 4, name === undefined ? 0 : encodePathString(name).length);
       return Errno.SUCCESS;
     },
@@ -242,10 +239,10 @@ export function createWasiImports(memory: ProcessMemory, gate: SyscallGate): Rec
     path_open: (fd: number, dirflags: number, pathPtr: number, pathLength: number, oflags: number, rightsBase: bigint, _rightsInheriting: bigint, fdflags: number, fdPtr: number) => {
       const directory = (oflags & wasi.OFLAGS_DIRECTORY) !== 0;
       const opened = gate.sys.openat(fd, path(pathPtr, pathLength), {
-        read: (rightsBase & RIGHTS_FD_READ) !== 0n,
+        read: (rightsBase & BigInt(wasi.RIGHTS_FD_READ)) !== 0n,
         // Rights are what may be asked later, not an access mode: wasi-libc asks for
         // every right when it opens a directory (O_DIRECTORY), which is not a write.
-        write: (rightsBase & RIGHTS_FD_WRITE) !== 0n && !directory,
+        write: (rightsBase & BigInt(wasi.RIGHTS_FD_WRITE)) !== 0n && !directory,
         create: (oflags & wasi.OFLAGS_CREAT) !== 0,
         exclusive: (oflags & wasi.OFLAGS_EXCL) !== 0,
         truncate: (oflags & wasi.OFLAGS_TRUNC) !== 0,
