@@ -131,45 +131,45 @@ describe('driveUntil', () => {
 });
 
 describe('the deadline timer, kept from run to run', () => {
-  /** When `process`'s wait is ended by the deadline, in ms after the start. */
-  const endedAfter = (scheduler: Scheduler, process: Schedulable): Promise<number> => {
-    const started = performance.now();
-    const blocker = new Blocker('external', 'sleep');
-    scheduler.wakeAfter(blocker, 60_000);
-    return scheduler.wait(process, blocker).then(
-      () => Infinity,
-      () => performance.now() - started,
-    );
-  };
-
-  it('ends a run at its own deadline after a run with another one, shorter or longer', async () => {
+  /** A scheduler with one process, after a run whose deadline was `ms` away. */
+  const afterRun = (ms: number): { scheduler: Scheduler; process: Schedulable } => {
     const scheduler = new Scheduler();
     const process = schedulable(1);
     scheduler.add(process);
-    // A long deadline, then none: the next run's short one is not held up by the old timer.
-    scheduler.setDeadline(performance.now() + 60_000);
+    scheduler.setDeadline(performance.now() + ms);
     scheduler.setDeadline(undefined);
+    return { scheduler, process };
+  };
+
+  /** Resolves once `process`'s wait is ended by the deadline. */
+  const endedByDeadline = (scheduler: Scheduler, process: Schedulable): Promise<boolean> => {
+    const blocker = new Blocker('external', 'sleep');
+    scheduler.wakeAfter(blocker, 60_000);
+    return scheduler.wait(process, blocker).then(
+      () => false,
+      () => true,
+    );
+  };
+
+  it('ends a run at its own deadline after a run with a longer one', async () => {
+    const { scheduler, process } = afterRun(60_000);
     scheduler.setDeadline(performance.now() + 20);
-    // (Held up, the wait would outlast the test's timeout.)
-    expect(await endedAfter(scheduler, process)).not.toBe(Infinity);
-    process.pendingKill = undefined;
-    // A short deadline, then none, then a longer one: the old timer fires first and does
-    // not end the new run early.
-    scheduler.setDeadline(performance.now() + 5);
+    // (Held up by the old timer, the wait would outlast the test's timeout.)
+    expect(await endedByDeadline(scheduler, process)).toBe(true);
     scheduler.setDeadline(undefined);
+  });
+
+  it('does not end a run early after a run with a shorter deadline (the old timer fires first)', async () => {
+    const { scheduler, process } = afterRun(5);
     const longer = performance.now() + 80;
     scheduler.setDeadline(longer);
-    await endedAfter(scheduler, process);
+    expect(await endedByDeadline(scheduler, process)).toBe(true);
     expect(performance.now()).toBeGreaterThanOrEqual(longer);
     scheduler.setDeadline(undefined);
   });
 
   it('ends nothing when it fires with no run in progress', async () => {
-    const scheduler = new Scheduler();
-    const process = schedulable(1);
-    scheduler.add(process);
-    scheduler.setDeadline(performance.now() + 5);
-    scheduler.setDeadline(undefined);
+    const { process } = afterRun(5);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(process.pendingKill).toBeUndefined();
   });
