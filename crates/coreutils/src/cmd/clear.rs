@@ -22,14 +22,9 @@ fn usage_error(io: &mut Io, error: ArgError) -> UError {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let mut scrollback = true;
-    let operands = CLEAR.operands(&args, io, &mut |_, id, _| {
-        if id == "keep-scrollback" {
-            scrollback = false;
-        }
-        Ok(())
-    })?;
-    if !operands.is_empty() {
+    let seen = CLEAR.seen(&args, io)?;
+    let scrollback = !seen.flag("keep-scrollback");
+    if !seen.operands.is_empty() {
         let _ = io.stderr.write_all(USAGE.as_bytes());
         return Ok(1);
     }

@@ -24,21 +24,9 @@ struct Subject {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut user, mut group, mut groups, mut name, mut real, mut zero, mut context) = (false, false, false, false, false, false, false);
-    let users = ID.operands(&args, io, &mut |_, id, _| {
-        match id {
-            "user" => user = true,
-            "group" => group = true,
-            "groups" => groups = true,
-            "name" => name = true,
-            "real" => real = true,
-            "zero" => zero = true,
-            "context" => context = true,
-            _ => {}
-        }
-        Ok(())
-    })?;
-    if context {
+    let seen = ID.seen(&args, io)?;
+    let [user, group, groups, name, real, zero] = ["user", "group", "groups", "name", "real", "zero"].map(|id| seen.flag(id));
+    if seen.flag("context") {
         return Err(UError::new(1, "--context (-Z) works only on an SELinux-enabled kernel"));
     }
     if (user as u8 + group as u8 + groups as u8) > 1 {
@@ -53,6 +41,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     }
     let mut subjects: Vec<Option<Subject>> = Vec::new();
     let mut status = 0;
+    let users = seen.operands;
     if users.is_empty() {
         let ids = identity::current();
         let mut list = vec![ids.egid];

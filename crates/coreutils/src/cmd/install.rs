@@ -10,7 +10,7 @@ use common::fsops::{set_times, SetTime};
 use common::io::quote;
 use common::modes::ModeChange;
 use common::timefmt::split_ns;
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 use crate::registry::cmd_cp::dest::{self, Plan};
 
@@ -53,33 +53,15 @@ struct Options {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut directories, mut leading) = (false, false);
-    let mut o = Options { mode: 0o755, compare: false, preserve_times: false, verbose: false };
-    let mut plan = Plan::new(false);
-    INSTALL.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "c", .. } => {}
-            Parsed::Opt { id: "compare", .. } => o.compare = true,
-            Parsed::Opt { id: "directory", .. } => directories = true,
-            Parsed::Opt { id: "D", .. } => leading = true,
-            Parsed::Opt { id: "mode", value } => {
-                let text = value.unwrap_or_default().to_string_lossy().into_owned();
-                match ModeChange::parse(&text) {
-                    Some(m) => o.mode = m.apply(0, false, 0),
-                    None => {
-                        return Err(UError::new(1, format!("invalid mode {}", quote(text.as_ref()))));
-                    }
-                }
-            }
-            Parsed::Opt { id: "preserve-timestamps", .. } => o.preserve_times = true,
-            Parsed::Opt { id: "verbose", .. } => o.verbose = true,
-            Parsed::Opt { id: "no-target-directory", .. } => plan.no_target = true,
-            Parsed::Opt { id: "target-directory", value } => plan.target_dir = value,
-            Parsed::Opt { id, .. } => return Err(dest::unsupported(id)),
-            Parsed::Operand(op) => plan.operands.push(op),
-        }
-        Ok(())
-    })?;
+    let mut seen = INSTALL.seen(&args, io)?;
+    let plan = Plan::from_seen(&mut seen, false, &["c", "compare", "directory", "D", "mode", "preserve-timestamps", "verbose"])?;
+    // As GNU's install, the mode (the last -m) is read after the options.
+    let mode = match seen.value("mode").map(|v| v.to_string_lossy().into_owned()) {
+        Some(text) => ModeChange::parse(&text).ok_or_else(|| UError::new(1, format!("invalid mode {}", quote(text.as_ref()))))?.apply(0, false, 0),
+        None => 0o755,
+    };
+    let [compare, directories, leading, preserve_times, verbose] = ["compare", "directory", "D", "preserve-timestamps", "verbose"].map(|id| seen.flag(id));
+    let o = Options { mode, compare, preserve_times, verbose };
     if directories {
         if plan.operands.is_empty() {
             return Err(UError::usage(1, "missing file operand"));

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use common::args::Command;
 use common::canon::{canonicalize, relative_to, Missing};
 use common::io::quote;
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 use crate::registry::cmd_cp::dest::{self, Plan};
 
@@ -39,24 +39,10 @@ Create hard links by default, symbolic links with --symbolic.
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut force, mut no_deref, mut relative, mut symbolic, mut verbose) = (false, false, false, false, false);
-    let mut plan = Plan::new(true);
-    LN.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "force", .. } => force = true,
-            Parsed::Opt { id: "no-dereference", .. } => no_deref = true,
-            Parsed::Opt { id: "relative", .. } => relative = true,
-            Parsed::Opt { id: "symbolic", .. } => symbolic = true,
-            Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { id: "no-target-directory", .. } => plan.no_target = true,
-            Parsed::Opt { id: "target-directory", value } => plan.target_dir = value,
-            Parsed::Opt { id: "logical", .. } | Parsed::Opt { id: "physical", .. } => {}
-            Parsed::Opt { id: "interactive", .. } => return Err(dest::interactive_refused()),
-            Parsed::Opt { id, .. } => return Err(dest::unsupported(id)),
-            Parsed::Operand(o) => plan.operands.push(o),
-        }
-        Ok(())
-    })?;
+    const IMPLEMENTED: [&str; 7] = ["force", "no-dereference", "relative", "symbolic", "verbose", "logical", "physical"];
+    let mut seen = LN.seen(&args, io)?;
+    let mut plan = Plan::from_seen(&mut seen, true, &IMPLEMENTED)?;
+    let [force, no_deref, relative, symbolic, verbose] = ["force", "no-dereference", "relative", "symbolic", "verbose"].map(|id| seen.flag(id));
     if relative && !symbolic {
         return Err(UError::new(1, "cannot do --relative without --symbolic"));
     }

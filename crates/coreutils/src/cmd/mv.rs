@@ -7,7 +7,7 @@ use std::path::Path;
 use common::args::Command;
 use common::canon::{canonicalize, Missing};
 use common::io::quote;
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 use crate::registry::cmd_cp::dest::{self, Plan};
 
@@ -35,23 +35,10 @@ Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut no_clobber, mut update, mut verbose) = (false, false, false);
-    let mut plan = Plan::new(false);
-    MV.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id: "force", .. } => no_clobber = false,
-            Parsed::Opt { id: "no-clobber", .. } => no_clobber = true,
-            Parsed::Opt { id: "update", .. } => update = true,
-            Parsed::Opt { id: "verbose", .. } => verbose = true,
-            Parsed::Opt { id: "no-target-directory", .. } => plan.no_target = true,
-            Parsed::Opt { id: "target-directory", value } => plan.target_dir = value,
-            Parsed::Opt { id: "strip-trailing-slashes", .. } => {}
-            Parsed::Opt { id: "interactive", .. } => return Err(dest::interactive_refused()),
-            Parsed::Opt { id, .. } => return Err(dest::unsupported(id)),
-            Parsed::Operand(o) => plan.operands.push(o),
-        }
-        Ok(())
-    })?;
+    let mut seen = MV.seen(&args, io)?;
+    let plan = Plan::from_seen(&mut seen, false, &["force", "no-clobber", "update", "verbose", "strip-trailing-slashes"])?;
+    let no_clobber = seen.last_of(&["force", "no-clobber"]) == Some("no-clobber");
+    let (update, verbose) = (seen.flag("update"), seen.flag("verbose"));
     plan.run(io, &mut |io, src, dst| move_one(io, src, dst, no_clobber, update, verbose))
 }
 

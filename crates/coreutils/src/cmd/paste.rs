@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{os_bytes, Command, Parsed};
+use common::args::{os_bytes, Command};
 use common::io::{open_input, Input};
 use common::{strerror, Io, UError};
 
@@ -57,26 +57,13 @@ fn parse_delimiters(list: &[u8]) -> Result<Vec<Option<u8>>, String> {
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut delimiters = vec![Some(b'\t')];
-    let mut serial = false;
-    let mut eol = b'\n';
-    let mut files = Vec::new();
-    PASTE.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Operand(f) => files.push(f),
-            Parsed::Opt { id, value } => match id {
-                "d" => match parse_delimiters(os_bytes(&value.unwrap_or_default())) {
-                    Ok(d) => delimiters = d,
-                    Err(message) => {
-                        return Err(UError::new(1, message));
-                    }
-                },
-                "s" => serial = true,
-                "z" => eol = 0,
-                _ => {}
-            },
-        }
-        Ok(())
-    })?;
+    // As GNU's paste, the delimiters (the last -d) are read after the options.
+    let seen = PASTE.seen(&args, io)?;
+    if let Some(list) = seen.value("d") {
+        delimiters = parse_delimiters(os_bytes(list)).map_err(|message| UError::new(1, message))?;
+    }
+    let (serial, eol) = (seen.flag("s"), if seen.flag("z") { 0 } else { b'\n' });
+    let mut files = seen.operands;
     if files.is_empty() {
         files.push(OsString::from("-"));
     }

@@ -13,14 +13,9 @@ const HELP: &str = "Usage: {name} [OPTION]... [VARIABLE]...\nPrint the values of
 const PRINTENV: Command = Command { usage_status: 2, order: Order::Permute, ..Command::compact("printenv", SPEC, HELP) };
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let mut terminator = b'\n';
-    let names = PRINTENV.operands(&args, io, &mut |_, id, _| {
-        match id {
-            "null" => terminator = 0,
-            _ => {}
-        }
-        Ok(())
-    })?;
+    let seen = PRINTENV.seen(&args, io)?;
+    let terminator = if seen.flag("null") { 0 } else { b'\n' };
+    let names = seen.operands;
     let mut out = Vec::new();
     let mut status = 0;
     if names.is_empty() {

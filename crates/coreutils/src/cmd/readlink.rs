@@ -33,20 +33,14 @@ Print value of a symbolic link or canonical file name
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut mode, mut no_newline, mut verbose, mut zero) = (None, false, false, false);
-    let files = READLINK.operands(&args, io, &mut |_, id, _| {
-        match id {
-            "canonicalize" => mode = Some(Missing::AllowLast),
-            "canonicalize-existing" => mode = Some(Missing::Forbid),
-            "canonicalize-missing" => mode = Some(Missing::Allow),
-            "no-newline" => no_newline = true,
-            "quiet" => verbose = false,
-            "verbose" => verbose = true,
-            "zero" => zero = true,
-            _ => {}
-        }
-        Ok(())
-    })?;
+    let seen = READLINK.seen(&args, io)?;
+    let mode = seen.last_of(&["canonicalize", "canonicalize-existing", "canonicalize-missing"]).map(|id| match id {
+        "canonicalize" => Missing::AllowLast,
+        "canonicalize-existing" => Missing::Forbid,
+        _ => Missing::Allow,
+    });
+    let (mut no_newline, verbose, zero) = (seen.flag("no-newline"), seen.last_of(&["quiet", "verbose"]) == Some("verbose"), seen.flag("zero"));
+    let files = seen.operands;
     if no_newline && files.len() > 1 {
         io.error("ignoring --no-newline with multiple arguments");
         no_newline = false;

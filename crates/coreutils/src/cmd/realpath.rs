@@ -30,25 +30,19 @@ all but the last component must exist
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut missing, mut physical, mut quiet, mut zero) = (Missing::AllowLast, true, false, false);
-    let (mut relative_to_dir, mut relative_base) = (None, None);
-    let files = REALPATH.operands(&args, io, &mut |_, id, value| {
-        match id {
-            "canonicalize-existing" => missing = Missing::Forbid,
-            "canonicalize-missing" => missing = Missing::Allow,
-            "logical" => {
-                return Err(UError::new(1, "option not supported in the sandbox: --logical"));
-            }
-            "physical" => physical = true,
-            "quiet" => quiet = true,
-            "strip" => physical = false,
-            "zero" => zero = true,
-            "relative-to" => relative_to_dir = value,
-            "relative-base" => relative_base = value,
-            _ => {}
-        }
-        Ok(())
-    })?;
+    let seen = REALPATH.seen(&args, io)?;
+    if seen.flag("logical") {
+        return Err(UError::new(1, "option not supported in the sandbox: --logical"));
+    }
+    let missing = match seen.last_of(&["canonicalize-existing", "canonicalize-missing"]) {
+        Some("canonicalize-existing") => Missing::Forbid,
+        Some(_) => Missing::Allow,
+        None => Missing::AllowLast,
+    };
+    let physical = seen.last_of(&["physical", "strip"]) != Some("strip");
+    let (quiet, zero) = (seen.flag("quiet"), seen.flag("zero"));
+    let (relative_to_dir, relative_base) = (seen.value("relative-to").cloned(), seen.value("relative-base").cloned());
+    let files = seen.operands;
     let resolve_dir = |io: &mut Io, dir: Option<OsString>| -> Result<Option<PathBuf>, ()> {
         match dir {
             None => Ok(None),

@@ -39,24 +39,17 @@ struct Options {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let mut o = Options { force: false, recursive: false, dir: false, verbose: false, preserve_root: true };
-    let files = RM.operands(&args, io, &mut |_, id, value| {
-        match id {
-            "dir" => o.dir = true,
-            "force" => o.force = true,
-            "recursive" => o.recursive = true,
-            "verbose" => o.verbose = true,
-            "no-preserve-root" => o.preserve_root = false,
-            "preserve-root" => o.preserve_root = true,
-            "one-file-system" => {}
-            "interactive-when" if value.as_ref().map_or(false, |v| v == "never" || v == "no" || v == "none") => {}
-            "interactive" | "interactive-once" | "interactive-when" => {
-                return Err(UError::new(1, "interactive removal is not supported in the sandbox (there is no terminal to answer prompts); use -f, or remove the files one by one"));
-            }
-            _ => {}
-        }
-        Ok(())
-    })?;
+    let seen = RM.seen(&args, io)?;
+    let prompts = seen.opts.iter().any(|(id, value)| match *id {
+        "interactive-when" => !value.as_ref().map_or(false, |v| v == "never" || v == "no" || v == "none"),
+        id => id == "interactive" || id == "interactive-once",
+    });
+    if prompts {
+        return Err(UError::new(1, "interactive removal is not supported in the sandbox (there is no terminal to answer prompts); use -f, or remove the files one by one"));
+    }
+    let [dir, force, recursive, verbose] = ["dir", "force", "recursive", "verbose"].map(|id| seen.flag(id));
+    let o = Options { force, recursive, dir, verbose, preserve_root: seen.last_of(&["preserve-root", "no-preserve-root"]) != Some("no-preserve-root") };
+    let files = seen.operands;
     if files.is_empty() {
         if o.force {
             return Ok(0);

@@ -15,14 +15,7 @@ const HELP: &str = "Usage: sum [OPTION]... [FILE]...\nPrint or check BSD (16-bit
 const SUM: Command = Command::compact("", SPEC, HELP);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let mut algo = Algo::Bsd;
-    let files = SUM.operands(&args, io, &mut |_, id, _| {
-        match id {
-            "bsd" => algo = Algo::Bsd,
-            "sysv" => algo = Algo::Sysv,
-            _ => {}
-        }
-        Ok(())
-    })?;
-    Ok(run_legacy(io, algo, &files, b'\n'))
+    let seen = SUM.seen(&args, io)?;
+    let algo = if seen.last_of(&["bsd", "sysv"]) == Some("sysv") { Algo::Sysv } else { Algo::Bsd };
+    Ok(run_legacy(io, algo, &seen.operands, b'\n'))
 }

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io::{self, Write};
 
-use common::args::{os_bytes, Command, Parsed};
+use common::args::{os_bytes, Command};
 use common::io::open_input;
 use common::regex::{Flags, Flavor, Regex};
 use common::{strerror, Io, UError};
@@ -61,22 +61,10 @@ impl Separator {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let mut before = false;
-    let mut regex = false;
-    let mut separator = b"\n".to_vec();
-    let mut files = Vec::new();
-    TAC.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Operand(f) => files.push(f),
-            Parsed::Opt { id, value } => match id {
-                "b" => before = true,
-                "r" => regex = true,
-                "s" => separator = os_bytes(&value.unwrap_or_default()).to_vec(),
-                _ => {}
-            },
-        }
-        Ok(())
-    })?;
+    let seen = TAC.seen(&args, io)?;
+    let (before, regex) = (seen.flag("b"), seen.flag("r"));
+    let separator = seen.value("s").map_or(b"\n".to_vec(), |s| os_bytes(s).to_vec());
+    let mut files = seen.operands;
     let separator = if regex && !separator.is_empty() {
         match Regex::new(&separator, Flavor::Basic, Flags::default()) {
             Ok(re) => Separator::Pattern(re),

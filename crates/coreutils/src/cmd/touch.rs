@@ -37,33 +37,25 @@ is supplied.
 ";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut access_only, mut modify_only, mut no_create, mut no_deref) = (false, false, false, false);
-    let mut date: Option<String> = None;
-    let mut stamp: Option<String> = None;
-    let mut reference: Option<OsString> = None;
-    let files = TOUCH.operands(&args, io, &mut |io, id, value| {
-        match id {
-            "access" => access_only = true,
-            "modify" => modify_only = true,
-            "no-create" => no_create = true,
-            "no-dereference" => no_deref = true,
-            "date" => date = value.map(|v| v.to_string_lossy().into_owned()),
-            "stamp" => stamp = value.map(|v| v.to_string_lossy().into_owned()),
-            "reference" => reference = value,
-            "time" => match value.unwrap_or_default().to_str().unwrap_or("") {
-                "access" | "atime" | "use" => access_only = true,
-                "modify" | "mtime" => modify_only = true,
-                other => {
-                    io.error(format!("invalid argument {} for '--time'", quote(other.as_ref())));
-                    let _ = writeln!(io.stderr, "Valid arguments are:\n  - 'atime', 'access', 'use'\n  - 'mtime', 'modify'");
-                    io.try_help();
-                    return Err(UError::exit(1));
-                }
-            },
-            _ => {}
+    let time_word = |value: Option<&OsString>| value.and_then(|v| v.to_str()).unwrap_or("").to_string();
+    // GNU rejects a bad --time WORD as its getopt loop meets it, before a later --help.
+    let seen = TOUCH.seen_checking(&args, io, &mut |io, id, value| {
+        let word = time_word(value);
+        if id != "time" || matches!(word.as_str(), "access" | "atime" | "use" | "modify" | "mtime") {
+            return Ok(());
         }
-        Ok(())
+        io.error(format!("invalid argument {} for '--time'", quote(word.as_ref())));
+        let _ = writeln!(io.stderr, "Valid arguments are:\n  - 'atime', 'access', 'use'\n  - 'mtime', 'modify'");
+        io.try_help();
+        Err(UError::exit(1))
     })?;
+    let times: Vec<String> = seen.values("time").map(|v| time_word(Some(v))).collect();
+    let access_only = seen.flag("access") || times.iter().any(|t| matches!(t.as_str(), "access" | "atime" | "use"));
+    let modify_only = seen.flag("modify") || times.iter().any(|t| matches!(t.as_str(), "modify" | "mtime"));
+    let (no_create, no_deref) = (seen.flag("no-create"), seen.flag("no-dereference"));
+    let text = |id: &str| seen.value(id).map(|v| v.to_string_lossy().into_owned());
+    let (date, stamp, reference) = (text("date"), text("stamp"), seen.value("reference").cloned());
+    let files = seen.operands;
     if stamp.is_some() && (date.is_some() || reference.is_some()) {
         return Err(UError::usage(1, "cannot specify times from more than one source"));
     }

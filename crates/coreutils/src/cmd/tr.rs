@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 
 use common::UError;
-use common::args::{os_bytes, Command, Parsed};
+use common::args::{os_bytes, Command};
 use common::io::quote;
 use common::Io;
 
@@ -209,21 +209,9 @@ fn complement(set: &[u8]) -> Vec<u8> {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let (mut comp, mut delete, mut squeeze, mut truncate) = (false, false, false, false);
-    let mut sets: Vec<OsString> = Vec::new();
-    TR.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Operand(s) => sets.push(s),
-            Parsed::Opt { id, .. } => match id {
-                "c" | "C" => comp = true,
-                "d" => delete = true,
-                "s" => squeeze = true,
-                "t" => truncate = true,
-                _ => {}
-            },
-        }
-        Ok(())
-    })?;
+    let seen = TR.seen(&args, io)?;
+    let (comp, delete, squeeze, truncate) = (seen.flag("c") || seen.flag("C"), seen.flag("d"), seen.flag("s"), seen.flag("t"));
+    let sets = seen.operands;
     let translating = !delete && sets.len() >= 2;
     let needed = if delete && squeeze || translating || (!delete && !squeeze) { 2 } else { 1 };
     if sets.is_empty() {

@@ -14,12 +14,7 @@ const HELP: &str = "Usage: {name} [STRING]...\n  or:  {name} OPTION\nRepeatedly 
 const YES: Command = Command::new("yes", SPEC, HELP);
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let words = YES.operands(&args, io, &mut |_, id, _| {
-        match id {
-            _ => {}
-        }
-        Ok(())
-    })?;
+    let words = YES.seen(&args, io)?.operands;
     let mut line = Vec::new();
     for (i, w) in words.iter().enumerate() {
         if i > 0 {

@@ -8,6 +8,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
 use common::fsext::Meta;
+use common::args::Seen;
 use common::io::quote;
 use common::targets::plan;
 use common::{Io, UError};
@@ -34,6 +35,22 @@ pub struct Plan {
 impl Plan {
     pub fn new(allow_single: bool) -> Plan {
         Plan { operands: Vec::new(), target_dir: None, no_target: false, allow_single }
+    }
+
+    /// The plan from the options seen (`-t DIR`, the last one, and `-T`), with the refusals
+    /// mv, ln and install share: `-i`, and any option outside `implemented` (in the table
+    /// for GNU's words, not done in the sandbox), in the order given.
+    pub fn from_seen(seen: &mut Seen, allow_single: bool, implemented: &[&str]) -> Result<Plan, UError> {
+        for (id, _) in &seen.opts {
+            match *id {
+                "interactive" => return Err(interactive_refused()),
+                "target-directory" | "no-target-directory" => {}
+                id if !implemented.contains(&id) => return Err(unsupported(id)),
+                _ => {}
+            }
+        }
+        let (target_dir, no_target) = (seen.value("target-directory").cloned(), seen.flag("no-target-directory"));
+        Ok(Plan { operands: std::mem::take(&mut seen.operands), target_dir, no_target, allow_single })
     }
 
     /// Calls `each(io, source, destination)` for every pair, in order; the status is 1 when
