@@ -145,13 +145,14 @@ export function createWasiImports(memory: ProcessMemory, gate: SyscallGate): Rec
     fd_renumber: enosys,
     fd_prestat_get: (fd: number, ptr: number) => {
       const name = gate.sys.preopen(fd);
+      if (name === null) return Errno.BADF;
       memory.view().setUint8(ptr, name === undefined ? PRESTAT_TAG_NOT_PREOPEN : wasi.PREOPENTYPE_DIR);
       memory.setU32(ptr + 4, name === undefined ? 0 : encodePathString(name).length);
       return Errno.SUCCESS;
     },
     fd_prestat_dir_name: (fd: number, ptr: number, length: number) => {
       const name = gate.sys.preopen(fd);
-      if (name === undefined) return Errno.BADF;
+      if (name === undefined || name === null) return Errno.BADF;
       memory.slice(ptr, length).set(encodePathString(name).subarray(0, length));
       return Errno.SUCCESS;
     },

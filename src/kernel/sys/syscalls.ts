@@ -381,9 +381,15 @@ export class Syscalls {
     return this.ttyOf(fd).size;
   }
 
-  /** The name of the preopened directory `fd` is, or undefined when it is not a preopen. */
-  preopen(fd: number): string | undefined {
+  /**
+   * The name of the preopened directory `fd` is, undefined when it is not a preopen, null
+   * when it is not open. Not a BADF thrown: every WASI process's start-up asks fd after fd
+   * until one is not open (twice: wasi-libc's constructors run for airlock_alloc and again
+   * in _start), and an exception per process cost more than the rest of the call.
+   */
+  preopen(fd: number): string | undefined | null {
     this.enter();
+    if (!this.process.fds.has(fd)) return null;
     const description = this.process.fds.get(fd);
     return description instanceof DirectoryDescription ? description.preopenName : undefined;
   }
