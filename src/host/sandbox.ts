@@ -299,7 +299,8 @@ export class Sandbox {
    * command over limits.commandBytes, SandboxClosedError after destroy()).
    */
   run(command: string | string[], options: RunOptions = {}): Promise<RunResult> {
-    if (typeof command === 'string') {
+    // A UTF-16 unit is at most 3 bytes of UTF-8: most commands need no encoding to pass.
+    if (typeof command === 'string' && command.length * 3 > this.limits.commandBytes) {
       const bytes = encoder.encode(command).length;
       if (bytes > this.limits.commandBytes) {
         this.audit.emit({ type: 'limit.hit', runId: null, limit: 'commandBytes', value: this.limits.commandBytes });

@@ -147,7 +147,8 @@ export class KernelService implements KernelApi {
 
   async run(request: RunRequest): Promise<RunReply> {
     const kernel = this.k;
-    if (typeof request.command === 'string') {
+    // A UTF-16 unit is at most 3 bytes of UTF-8: most commands need no encoding to pass.
+    if (typeof request.command === 'string' && request.command.length * 3 > kernel.limits.commandBytes) {
       const bytes = new TextEncoder().encode(request.command).length;
       if (bytes > kernel.limits.commandBytes) throw new LimitError('commandBytes', kernel.limits.commandBytes, `command is ${bytes} bytes; the limit commandBytes is ${kernel.limits.commandBytes}`);
     }
