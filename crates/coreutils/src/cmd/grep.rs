@@ -18,13 +18,12 @@ use std::ffi::OsString;
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 
-use common::args::{os_bytes, parse, Order};
+use common::args::os_bytes;
 use common::regex::{Flavor, Regex};
-use common::{strerror, Io, Parsed};
+use common::{strerror, Io, UError};
 
-pub use color::{write_colored, Palette};
-use color::write_name;
-use options::{apply, expand_digit_options, setup, usage, Setup, SPEC};
+pub use color::{write_colored, write_name, Palette};
+use options::{apply, expand_digit_options, setup, usage, Setup, GREP};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BinaryMode {
@@ -93,40 +92,16 @@ struct State {
     printed_any: bool,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    match run_inner(args, io) {
-        Ok(status) => status,
-        Err(e) if common::error::is_broken_pipe(&e) => 0,
-        Err(e) => {
-            io.error(format!("write error: {}", strerror(&e)));
-            2
-        }
-    }
-}
-
-fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
-    let invoked = Path::new(&args[0]).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    let invoked = args.first().and_then(|a| Path::new(a).file_name()).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let flavor = match invoked.as_str() {
         "egrep" => Flavor::Extended,
         "fgrep" => Flavor::Fixed,
         _ => Flavor::Basic,
     };
-    let parsed = match parse(&expand_digit_options(&args[1..]), &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => return Ok(io.usage_error(&e, 2)),
-    };
     let mut o = setup(flavor);
-    for p in parsed {
-        match p {
-            Parsed::Operand(operand) => o.operands.push(operand),
-            Parsed::Opt { id, value } => {
-                if let Err(status) = apply(&mut o, id, value.unwrap_or_default(), io)? {
-                    return Ok(status);
-                }
-            }
-        }
-    }
-    let Setup { flavor, mut patterns, have_patterns, mut flags, mut config, walk, before, after, context, color, mut operands } = o;
+    let mut operands = GREP.operands(&expand_digit_options(&args), io, &mut |io, id, value| apply(&mut o, id, value.unwrap_or_default(), io))?;
+    let Setup { flavor, mut patterns, have_patterns, mut flags, mut config, walk, before, after, context, color } = o;
 
     if color {
         config.colors = Some(Palette::from_env(io));
@@ -136,7 +111,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
     config.after = after.or(context).unwrap_or(0);
     if !have_patterns {
         if operands.is_empty() {
-            return Ok(usage(io));
+            return Err(usage(io));
         }
         let first = operands.remove(0);
         patterns.extend(os_bytes(&first).split(|b| *b == b'\n').map(|s| s.to_vec()));
@@ -151,13 +126,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
     } else {
         Regex::new_many(&pattern_refs, flavor, flags)
     };
-    let re = match re {
-        Ok(re) => re,
-        Err(e) => {
-            io.error(e);
-            return Ok(2);
-        }
-    };
+    let re = re.map_err(|e| UError::new(2, e.to_string()))?;
     config.block_search = config.eol == b'\n' && !patterns.is_empty() && !(flavor != Flavor::Fixed && patterns.iter().any(|p| p.windows(2).any(|w| w == b"\\`" || w == b"\\'")));
     config.needs_line_numbers = config.line_number || config.context_given;
     if config.only_matching || config.quiet_output() {
@@ -169,17 +138,20 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
     if operands.is_empty() {
         operands.push(OsString::from(if walk.recursive { "." } else { "-" }));
     }
-    let show_names = walk.with_filename.unwrap_or(operands.len() > 1);
-    if config.max_count == Some(0) {
-        // GNU reads nothing at all.
-        return Ok(1);
+    match config.max_count {
+        // No line can be selected: GNU reads nothing at all.
+        Some(0) => Ok(1),
+        _ => search_operands(&operands, recursive_default, &config, &re, &walk, io).map_err(write_error),
     }
+}
+
+/// Searches every operand; the exit status.
+fn search_operands(operands: &[OsString], recursive_default: bool, config: &Config, re: &Regex, walk: &Walk, io: &mut Io) -> io::Result<i32> {
+    let show_names = walk.with_filename.unwrap_or(operands.len() > 1);
     let mut state = State { matched: false, error: false, printed_any: false };
-    for operand in &operands {
+    for operand in operands {
         let display: Vec<u8> = if recursive_default { Vec::new() } else { os_bytes(operand).to_vec() };
-        let show = walk.with_filename.unwrap_or(show_names);
-        let quit = files::search_operand(operand, &display, show, &config, &re, &walk, io, &mut state)?;
-        if quit {
+        if files::search_operand(operand, &display, show_names, config, re, walk, io, &mut state)? {
             return Ok(0);
         }
     }
@@ -191,6 +163,15 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
     } else {
         1
     })
+}
+
+/// A failed write of the output: GNU grep's `write error`, with its error status 2.
+fn write_error(error: io::Error) -> UError {
+    let error = UError::write(&error);
+    match error.status {
+        common::write::SIGPIPE_STATUS => error,
+        _ => UError { status: 2, ..error },
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -212,29 +193,7 @@ fn search_one(input: &mut dyn BufRead, name: &[u8], show: bool, config: &Config,
     if outcome.quit {
         return Ok(true);
     }
-    let name_end: &[u8] = if config.null_after_name { b"\0" } else { b"\n" };
-    if config.count_only {
-        if show {
-            write_name(out, name, config)?;
-            if config.null_after_name {
-                out.write_all(b"\0")?;
-            } else {
-                write_colored(out, b":", config.colors.as_ref().map(|p| &p.separator[..]), config)?;
-            }
-        }
-        writeln!(out, "{}", outcome.count)?;
-    }
-    match config.list_files {
-        Some(true) if outcome.count > 0 => {
-            write_name(out, name, config)?;
-            out.write_all(name_end)?;
-        }
-        Some(false) if outcome.count == 0 => {
-            write_name(out, name, config)?;
-            out.write_all(name_end)?;
-        }
-        _ => {}
-    }
+    search::summary(out, name, show, outcome.count, config, true)?;
     if binary_report {
         out.flush()?;
         let _ = writeln!(err, "grep: {}: binary file matches", String::from_utf8_lossy(name));

@@ -8,18 +8,23 @@
 #[path = "rg/walk.rs"]
 mod walk;
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead, Write};
 use std::path::Path;
 
-use common::args::{os_bytes, parse, Order};
+use common::args::os_bytes;
 use common::regex::{Flags, Flavor, Regex};
-use common::{Io, Parsed};
+use common::{Command, Io, UError};
 
-use crate::registry::cmd_grep::search::Searcher;
-use crate::registry::cmd_grep::{write_colored, BinaryMode, Config, Palette};
+use crate::registry::cmd_grep::search::{summary, Searcher};
+use crate::registry::cmd_grep::{write_name, BinaryMode, Config, Palette};
 
-const SPEC: &str = "e,regexp: f,file: F,fixed-strings i,ignore-case S,smart-case s,case-sensitive v,invert-match w,word-regexp x,line-regexp c,count l,files-with-matches files-without-match files n,line-number N,no-line-number heading no-heading H,with-filename I,no-filename o,only-matching A,after-context: B,before-context: C,context: m,max-count: sort: sortr: 0,null g,glob: hidden no-ignore u,unrestricted t,type: T,type-not: type-list q,quiet a,text L,follow d=max-depth: color: no-messages h,help V,version unsupported=P,pcre2 unsupported=U,multiline unsupported=r,replace: unsupported=z,search-zip unsupported=p,pretty unsupported=json unsupported=vimgrep unsupported=column";
+/// The options ripgrep has and the sandbox does not are listed under their long names (the
+/// id the error names).
+const SPEC: &str = "e,regexp: f,file: F,fixed-strings i,ignore-case S,smart-case s,case-sensitive v,invert-match w,word-regexp x,line-regexp c,count l,files-with-matches files-without-match files n,line-number N,no-line-number heading no-heading H,with-filename I,no-filename o,only-matching A,after-context: B,before-context: C,context: m,max-count: sort: sortr: 0,null g,glob: hidden no-ignore u,unrestricted t,type: T,type-not: type-list q,quiet a,text L,follow d=max-depth: color: no-messages --pcre2=P,pcre2 --multiline=U,multiline --replace=r,replace: --search-zip=z,search-zip --pretty=p,pretty --json=json --vimgrep=vimgrep --column=column";
+
+/// ripgrep's `-h` is `--help`, `-V` `--version`; a bad option is a usage error (status 2).
+const RG: Command = Command { usage_status: 2, standard: "help,h version,V", version: "ripgrep 13.0.0 (Airlock)\n", ..Command::compact("rg", SPEC, HELP) };
 
 struct Options {
     patterns: Vec<Vec<u8>>,
@@ -43,7 +48,6 @@ struct Options {
     quiet: bool,
     text: bool,
     no_messages: bool,
-    unrestricted: usize,
     filters: walk::Filters,
     paths: Vec<OsString>,
     color: bool,
@@ -75,192 +79,124 @@ enum Case {
     Smart,
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    match run_inner(args, io) {
-        Ok(status) => status,
-        Err(e) if common::error::is_broken_pipe(&e) => 0,
-        Err(e) => {
-            let _ = writeln!(io.stderr, "{}", common::strerror(&e));
-            2
-        }
-    }
+/// An error in clap's words, which ripgrep prints without its name in front: status 2.
+fn plain_error(io: &mut Io, message: impl std::fmt::Display) -> UError {
+    let _ = writeln!(io.stderr, "{}", message);
+    UError::exit(2)
 }
 
-fn number(value: &OsString, io: &mut Io) -> Result<u64, i32> {
-    value.to_str().and_then(|s| s.parse::<u64>().ok()).ok_or_else(|| {
-        let _ = writeln!(io.stderr, "error: Invalid value for a number: {}", value.to_string_lossy());
-        2
-    })
+fn number(value: &OsStr, io: &mut Io) -> Result<u64, UError> {
+    value.to_str().and_then(|s| s.parse::<u64>().ok()).ok_or_else(|| plain_error(io, format_args!("error: Invalid value for a number: {}", value.to_string_lossy())))
 }
 
-/// The options before any is given: line numbers and headings on a terminal.
-fn default_options(tty: bool, auto_color: bool) -> Options {
-    Options {
-        patterns: Vec::new(),
-        fixed: false,
-        case: Case::Sensitive,
-        word: false,
-        line: false,
-        invert: false,
-        count: false,
-        list: None,
-        files: false,
-        line_number: tty,
-        heading: tty,
-        with_filename: None,
-        only: false,
-        before: None,
-        after: None,
-        context: None,
-        max_count: None,
-        null: false,
-        quiet: false,
-        text: false,
-        no_messages: false,
-        unrestricted: 0,
-        filters: walk::Filters { hidden: false, no_ignore: false, globs: Vec::new(), types: Vec::new(), types_not: Vec::new(), max_depth: None, follow: false },
-        paths: Vec::new(),
-        color: auto_color,
-    }
-}
-
-/// `-u`, `-uu`, `-uuu`: no ignore files, then hidden files too, then binary files as text.
-fn unrestrict(o: &mut Options) {
-    if o.unrestricted >= 1 {
-        o.filters.no_ignore = true;
-    }
-    if o.unrestricted >= 2 {
-        o.filters.hidden = true;
-    }
-    if o.unrestricted >= 3 {
-        o.text = true;
-    }
-}
-
-fn options(args: &[OsString], io: &mut Io) -> Result<Options, i32> {
-    let parsed = parse(args, &common::args::table(SPEC), Order::Permute).map_err(|e| io.usage_error(&e, 2))?;
-    let tty = common::fsops::is_terminal(1);
-    // termcolor's auto: a terminal, TERM set and not dumb, NO_COLOR unset.
-    let auto_color = tty && std::env::var("TERM").map_or(false, |t| t != "dumb") && std::env::var_os("NO_COLOR").is_none();
-    let mut o = default_options(tty, auto_color);
-    let mut have_patterns = false;
-    let mut operands = Vec::new();
-    let type_name = |v: &OsString, io: &mut Io| -> Result<&'static str, i32> {
-        let name = v.to_string_lossy();
-        walk::TYPES.iter().find(|(n, _)| *n == name).map(|(n, _)| *n).ok_or_else(|| {
-            let _ = writeln!(io.stderr, "unrecognized file type: {}", name);
-            2
-        })
-    };
-    for p in parsed {
-        let (id, value) = match p {
-            Parsed::Operand(v) => {
-                operands.push(v);
-                continue;
-            }
-            Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
-        };
-        match id {
-            "e" => {
-                o.patterns.push(os_bytes(&value).to_vec());
-                have_patterns = true;
-            }
-            "f" => {
-                let data = std::fs::read(&value).map_err(|e| {
-                    let _ = writeln!(io.stderr, "{}: {}", value.to_string_lossy(), common::strerror(&e));
-                    2
-                })?;
-                o.patterns.extend(data.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| l.to_vec()));
-                have_patterns = true;
-            }
-            "F" => o.fixed = true,
-            "i" => o.case = Case::Insensitive,
-            "S" => o.case = Case::Smart,
-            "s" => o.case = Case::Sensitive,
-            "v" => o.invert = true,
-            "w" => o.word = true,
-            "x" => o.line = true,
-            "c" => o.count = true,
-            "l" => o.list = Some(true),
-            "files-without-match" => o.list = Some(false),
-            "files" => o.files = true,
-            "n" => o.line_number = true,
-            "N" => o.line_number = false,
-            "heading" => o.heading = true,
-            "no-heading" => o.heading = false,
-            "H" => o.with_filename = Some(true),
-            "I" => o.with_filename = Some(false),
-            "o" => o.only = true,
-            "A" => o.after = Some(number(&value, io)? as usize),
-            "B" => o.before = Some(number(&value, io)? as usize),
-            "C" => o.context = Some(number(&value, io)? as usize),
-            "m" => o.max_count = Some(number(&value, io)?),
-            "sort" | "sortr" => {
-                // Walks are always in path order; other orders need file times.
-                if value != "path" && value != "none" {
-                    let _ = writeln!(io.stderr, "rg: option not supported in the sandbox: --{} {}", id, value.to_string_lossy());
-                    return Err(2);
-                }
-            }
-            "0" => o.null = true,
-            "g" => o.filters.globs.extend(walk::glob_rule(os_bytes(&value))),
-            "hidden" => o.filters.hidden = true,
-            "no-ignore" => o.filters.no_ignore = true,
-            "u" => o.unrestricted += 1,
-            "t" => o.filters.types.push(type_name(&value, io)?),
-            "T" => o.filters.types_not.push(type_name(&value, io)?),
+/// What the options ask for. Options that override each other are read as the last of them
+/// given (`-n -N`), numbers as the last value; `-e` and `-f` patterns add up in order.
+fn options(args: &[OsString], io: &mut Io) -> Result<Options, UError> {
+    let seen = RG.seen(args, io)?;
+    for (id, value) in &seen.opts {
+        let value = value.as_deref().unwrap_or_default();
+        match *id {
+            // Walks are always in path order; other orders need file times.
+            "sort" | "sortr" if value != "path" && value != "none" => return Err(UError::new(2, format!("option not supported in the sandbox: --{} {}", id, value.to_string_lossy()))),
             "type-list" => {
                 for (name, globs) in walk::TYPES {
                     let _ = writeln!(io.stdout, "{}: {}", name, globs.join(", "));
                 }
-                return Err(0);
+                return Err(UError::exit(0));
             }
-            "q" => o.quiet = true,
-            "a" => o.text = true,
-            "L" => o.filters.follow = true,
-            "d" => o.filters.max_depth = Some(number(&value, io)? as usize),
-            "color" => {
-                o.color = match value.to_str() {
-                    Some("always") | Some("ansi") => true,
-                    Some("never") => false,
-                    Some("auto") => auto_color,
-                    _ => {
-                        let _ = writeln!(io.stderr, "error: '{}' isn't a valid value for '--color <WHEN>'\n\t[possible values: always, ansi, auto, never]\n", value.to_string_lossy());
-                        return Err(2);
-                    }
-                }
-            }
-            "no-messages" => o.no_messages = true,
-            "h" => {
-                let _ = io.out(HELP.as_bytes());
-                return Err(0);
-            }
-            "V" => {
-                let _ = io.out(b"ripgrep 13.0.0 (Airlock)\n");
-                return Err(0);
-            }
-            _ => {
-                let name = args.iter().find(|a| a.to_string_lossy().starts_with('-')).map(|a| a.to_string_lossy().into_owned()).unwrap_or_default();
-                let _ = writeln!(io.stderr, "rg: option not supported in the sandbox: {}", unsupported_name(args).unwrap_or(name));
-                return Err(2);
-            }
+            unsupported if unsupported.starts_with("--") => return Err(UError::new(2, format!("option not supported in the sandbox: {}", unsupported))),
+            _ => {}
         }
     }
-    unrestrict(&mut o);
+    let mut patterns = Vec::new();
+    for (id, value) in &seen.opts {
+        match (*id, value) {
+            ("e", Some(value)) => patterns.push(os_bytes(value).to_vec()),
+            ("f", Some(value)) => {
+                let data = std::fs::read(value).map_err(|e| plain_error(io, format_args!("{}: {}", value.to_string_lossy(), common::strerror(&e))))?;
+                patterns.extend(data.split(|b| *b == b'\n').filter(|l| !l.is_empty()).map(|l| l.to_vec()));
+            }
+            _ => {}
+        }
+    }
+    let mut numbers = [None; 5];
+    for (slot, id) in numbers.iter_mut().zip(["A", "B", "C", "m", "d"]) {
+        *slot = seen.value(id).map(|v| number(v, io)).transpose()?;
+    }
+    let [after, before, context, max_count, max_depth] = numbers;
+    let mut types = [Vec::new(), Vec::new()];
+    for (list, id) in types.iter_mut().zip(["t", "T"]) {
+        for name in seen.values(id) {
+            let name = name.to_string_lossy();
+            list.push(walk::TYPES.iter().find(|(n, _)| *n == name).map(|(n, _)| *n).ok_or_else(|| plain_error(io, format_args!("unrecognized file type: {}", name)))?);
+        }
+    }
+    let [types, types_not] = types;
+    let tty = common::fsops::is_terminal(1);
+    // termcolor's auto: a terminal, TERM set and not dumb, NO_COLOR unset.
+    let auto_color = tty && std::env::var("TERM").map_or(false, |t| t != "dumb") && std::env::var_os("NO_COLOR").is_none();
+    let color = match seen.value("color").map(|v| v.to_str()) {
+        None | Some(Some("auto")) => auto_color,
+        Some(Some("always")) | Some(Some("ansi")) => true,
+        Some(Some("never")) => false,
+        Some(_) => {
+            let value = seen.value("color").map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
+            return Err(plain_error(io, format_args!("error: '{}' isn't a valid value for '--color <WHEN>'\n\t[possible values: always, ansi, auto, never]\n", value)));
+        }
+    };
+    let flag = |id: &str| seen.flag(id);
+    let last = |ids: &[&str]| seen.last_of(ids);
+    // -u, -uu, -uuu: no ignore files, then hidden files too, then binary files as text.
+    let unrestricted = seen.count("u");
+    let filters = walk::Filters {
+        hidden: flag("hidden") || unrestricted >= 2,
+        no_ignore: flag("no-ignore") || unrestricted >= 1,
+        globs: seen.values("g").filter_map(|g| walk::glob_rule(os_bytes(g))).collect(),
+        types,
+        types_not,
+        max_depth: max_depth.map(|n| n as usize),
+        follow: flag("L"),
+    };
+    // Without -e or -f, the first operand is the pattern.
+    let have_patterns = flag("e") || flag("f");
+    let mut o = Options {
+        patterns,
+        fixed: flag("F"),
+        case: match last(&["i", "S", "s"]) {
+            Some("i") => Case::Insensitive,
+            Some("S") => Case::Smart,
+            _ => Case::Sensitive,
+        },
+        word: flag("w"),
+        line: flag("x"),
+        invert: flag("v"),
+        count: flag("c"),
+        list: last(&["l", "files-without-match"]).map(|id| id == "l"),
+        files: flag("files"),
+        // On a terminal, line numbers and a heading per file unless turned off.
+        line_number: last(&["n", "N"]).map_or(tty, |id| id == "n"),
+        heading: last(&["heading", "no-heading"]).map_or(tty, |id| id == "heading"),
+        with_filename: last(&["H", "I"]).map(|id| id == "H"),
+        only: flag("o"),
+        before: before.map(|n| n as usize),
+        after: after.map(|n| n as usize),
+        context: context.map(|n| n as usize),
+        max_count,
+        null: flag("0"),
+        quiet: flag("q"),
+        text: flag("a") || unrestricted >= 3,
+        no_messages: flag("no-messages"),
+        filters,
+        paths: seen.operands.clone(),
+        color,
+    };
     if !have_patterns && !o.files {
-        if operands.is_empty() {
-            let _ = writeln!(io.stderr, "error: The following required arguments were not provided:\n    <PATTERN>\n\nUSAGE:\n\n    rg [OPTIONS] PATTERN [PATH ...]\n\nFor more information try --help");
-            return Err(2);
+        if o.paths.is_empty() {
+            return Err(plain_error(io, "error: The following required arguments were not provided:\n    <PATTERN>\n\nUSAGE:\n\n    rg [OPTIONS] PATTERN [PATH ...]\n\nFor more information try --help"));
         }
-        o.patterns.push(os_bytes(&operands.remove(0)).to_vec());
+        o.patterns.push(os_bytes(&o.paths.remove(0)).to_vec());
     }
-    o.paths = operands;
     Ok(o)
-}
-
-fn unsupported_name(args: &[OsString]) -> Option<String> {
-    const NAMES: &[&str] = &["-P", "--pcre2", "-U", "--multiline", "-r", "--replace", "-z", "--search-zip", "-p", "--pretty", "--json", "--vimgrep", "--column"];
-    args.iter().map(|a| a.to_string_lossy().into_owned()).find(|a| NAMES.iter().any(|n| a == n || a.starts_with(&format!("{}=", n))))
 }
 
 /// Whether stdin is a pipe or a file (then rg searches it when given no path).
@@ -271,11 +207,8 @@ fn stdin_is_readable() -> bool {
     }
 }
 
-fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
-    let o = match options(&args[1..], io) {
-        Ok(o) => o,
-        Err(status) => return Ok(status),
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    let o = options(&args, io)?;
     let icase = match o.case {
         Case::Insensitive => true,
         Case::Sensitive => false,
@@ -283,13 +216,19 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
     };
     let flags = Flags { icase, newline: true, whole_line: o.line, whole_word: o.word };
     let refs: Vec<&[u8]> = o.patterns.iter().map(|p| p.as_slice()).collect();
-    let re = match Regex::new_many(&refs, if o.fixed { Flavor::Fixed } else { Flavor::Perl }, flags) {
-        Ok(re) => re,
-        Err(e) => {
-            let _ = writeln!(io.stderr, "regex parse error:\n    {}", e);
-            return Ok(2);
-        }
-    };
+    let re = Regex::new_many(&refs, if o.fixed { Flavor::Fixed } else { Flavor::Perl }, flags).map_err(|e| plain_error(io, format_args!("regex parse error:\n    {}", e)))?;
+    match o.max_count {
+        // No line can be selected: ripgrep reads nothing.
+        Some(0) => Ok(1),
+        _ => search_all(&o, &re, io).map_err(|e| match common::error::is_broken_pipe(&e) {
+            true => UError::write(&e),
+            // ripgrep words a failed write as the bare reason.
+            false => plain_error(io, common::strerror(&e)),
+        }),
+    }
+}
+
+fn search_all(o: &Options, re: &Regex, io: &mut Io) -> io::Result<i32> {
     let use_stdin = o.paths.is_empty() && stdin_is_readable() && !o.files;
     let implicit_root = o.paths.is_empty() && !use_stdin;
     let single_file = o.paths.len() == 1 && !Path::new(&o.paths[0]).is_dir();
@@ -319,12 +258,9 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
         block_search: true,
     };
     let mut state = State { matched: false, error: false, printed_any: false, quit: false };
-    if o.max_count == Some(0) {
-        return Ok(1);
-    }
     if use_stdin {
         let stdin: &mut dyn BufRead = io.stdin;
-        search(stdin, b"<stdin>", show_name, &config, &re, io.stdout, &mut state)?;
+        search(stdin, b"<stdin>", show_name, &config, re, io.stdout, &mut state)?;
     } else {
         let roots: Vec<OsString> = if implicit_root { vec![OsString::from(".")] } else { o.paths.clone() };
         for root in roots {
@@ -337,10 +273,10 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
                 let null = o.null;
                 walk::walk(path, display, &o.filters, &mut |file, shown| {
                     let result = if files_only {
-                        write_path(out, shown, &config).and_then(|_| out.write_all(if null { b"\0" } else { b"\n" })).map(|_| true)
+                        write_name(out, shown, &config).and_then(|_| out.write_all(if null { b"\0" } else { b"\n" })).map(|_| true)
                     } else {
                         match std::fs::File::open(file) {
-                            Ok(f) => search(&mut io::BufReader::new(f), shown, show_name, &config, &re, out, &mut state).map(|_| !state.quit),
+                            Ok(f) => search(&mut io::BufReader::new(f), shown, show_name, &config, re, out, &mut state).map(|_| !state.quit),
                             Err(_) => Ok(true),
                         }
                     };
@@ -357,7 +293,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
                 }
             } else if o.files {
                 if path.exists() {
-                    write_path(io.stdout, display, &config)?;
+                    write_name(io.stdout, display, &config)?;
                     io.stdout.write_all(if o.null { b"\0" } else { b"\n" })?;
                 } else {
                     report_missing(&root, &o, io, &mut state);
@@ -366,7 +302,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
                 match std::fs::File::open(path) {
                     Ok(f) => {
                         let explicit = Config { binary: if o.text { BinaryMode::Text } else { BinaryMode::Report }, ..config.clone() };
-                        search(&mut io::BufReader::new(f), display, show_name, &explicit, &re, io.stdout, &mut state)?;
+                        search(&mut io::BufReader::new(f), display, show_name, &explicit, re, io.stdout, &mut state)?;
                     }
                     Err(_) => report_missing(&root, &o, io, &mut state),
                 }
@@ -397,11 +333,6 @@ fn report_missing(root: &OsString, o: &Options, io: &mut Io, state: &mut State) 
     state.error = true;
 }
 
-/// A path as rg prints it: in the path colour under --color.
-fn write_path(out: &mut dyn Write, path: &[u8], config: &Config) -> io::Result<()> {
-    write_colored(out, path, config.colors.as_ref().map(|p| &p.file_name[..]), config)
-}
-
 struct State {
     matched: bool,
     error: bool,
@@ -424,25 +355,7 @@ fn search(input: &mut dyn BufRead, name: &[u8], show: bool, config: &Config, re:
         state.quit = true;
         return Ok(());
     }
-    let end: &[u8] = if config.null_after_name { b"\0" } else { b"\n" };
-    if config.count_only && outcome.count > 0 {
-        if show {
-            write_path(out, name, config)?;
-            out.write_all(if config.null_after_name { b"\0" } else { b":" })?;
-        }
-        writeln!(out, "{}", outcome.count)?;
-    }
-    match config.list_files {
-        Some(true) if outcome.count > 0 => {
-            write_path(out, name, config)?;
-            out.write_all(end)?;
-        }
-        Some(false) if outcome.count == 0 => {
-            write_path(out, name, config)?;
-            out.write_all(end)?;
-        }
-        _ => {}
-    }
+    summary(out, name, show, outcome.count, config, false)?;
     if let Some(offset) = binary {
         if show {
             out.write_all(name)?;

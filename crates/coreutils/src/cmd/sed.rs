@@ -19,16 +19,19 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use common::args::{os_bytes, parse as parse_args, Order};
-use common::{strerror, Io, Parsed};
+use common::args::{os_bytes, ArgError, UsageError};
+use common::{strerror, Command, Io, UError};
 
 use exec::{Exec, Failure, Settings, Target};
 use input::Input;
 use parse::{Origin, Source};
 
-const SPEC: &str = "n,quiet n=silent e,expression: f,file: i,in-place:: E,regexp-extended E=r s,separate u,unbuffered l,line-length: z,null-data posix debug sandbox follow-symlinks b,binary help version";
+const SPEC: &str = "n,quiet n=silent e,expression: f,file: i,in-place:: E,regexp-extended E=r s,separate u,unbuffered l,line-length: z,null-data posix debug sandbox follow-symlinks b,binary";
 
-const USAGE: &str = "Usage: NAME [OPTION]... {script-only-if-no-other-script} [input-file]...
+/// GNU sed answers a bad option with its whole usage on stderr, status 1.
+const SED: Command = Command { usage_error: Some(UsageError(bad_option)), ..Command::compact("sed", SPEC, USAGE) };
+
+const USAGE: &str = "Usage: {name} [OPTION]... {script-only-if-no-other-script} [input-file]...
 
   -n, --quiet, --silent
                  suppress automatic printing of pattern space
@@ -68,37 +71,26 @@ remaining arguments are names of input files; if no input files are
 specified, then the standard input is read.
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    match run_inner(args, io) {
-        Ok(status) => status,
-        Err(e) if common::error::is_broken_pipe(&e) => 0,
-        Err(e) => {
-            io.error(format!("couldn't write items to stdout: {}", strerror(&e)));
-            4
-        }
+fn bad_option(io: &mut Io, error: ArgError) -> UError {
+    io.error(error);
+    usage(io)
+}
+
+fn usage(io: &mut Io) -> UError {
+    let _ = io.stderr.write_all(USAGE.replace("{name}", &io.name).as_bytes());
+    UError::exit(1)
+}
+
+/// sed's failed write of its output: `couldn't write items to stdout`, status 4.
+fn write_error(error: io::Error) -> UError {
+    match common::error::is_broken_pipe(&error) {
+        true => UError::write(&error),
+        false => UError::new(4, format!("couldn't write items to stdout: {}", strerror(&error))),
     }
 }
 
-fn usage(io: &mut Io, status: i32) -> i32 {
-    let text = USAGE.replace("NAME", &io.name);
-    if status == 0 {
-        let _ = io.out(text.as_bytes());
-    } else {
-        let _ = io.stderr.write_all(text.as_bytes());
-    }
-    status
-}
-
-fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
-    let parsed = match parse_args(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(&e);
-            return Ok(usage(io, 1));
-        }
-    };
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut source = Source::new();
-    let mut operands = Vec::new();
     let mut quiet = false;
     let mut in_place: Option<Vec<u8>> = None;
     let mut extended = false;
@@ -108,14 +100,7 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
     let mut delim = b'\n';
     let mut posix = false;
     let mut sandbox = false;
-    for p in parsed {
-        let (id, value) = match p {
-            Parsed::Operand(o) => {
-                operands.push(o);
-                continue;
-            }
-            Parsed::Opt { id, value } => (id, value),
-        };
+    let mut operands = SED.operands(&args, io, &mut |io, id, value| {
         let value = value.unwrap_or_default();
         match id {
             "n" => quiet = true,
@@ -127,13 +112,9 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
                 } else {
                     std::fs::read(&value)
                 };
-                match data {
-                    Ok(d) => source.add(&d, Origin::File(value.to_string_lossy().into_owned())),
-                    Err(e) => {
-                        io.error(format!("couldn't open file {}: {}", value.to_string_lossy(), strerror(&e)));
-                        return Ok(1);
-                    }
-                }
+                // GNU's EXIT_PANIC, as for every file sed cannot open.
+                let data = data.map_err(|e| UError::new(4, format!("couldn't open file {}: {}", value.to_string_lossy(), strerror(&e))))?;
+                source.add(&data, Origin::File(value.to_string_lossy().into_owned()));
             }
             "i" => {
                 in_place = Some(os_bytes(&value).to_vec());
@@ -142,54 +123,33 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
             "E" => extended = true,
             "s" => separate = true,
             "u" => unbuffered = true,
-            "l" => match value.to_str().and_then(|s| s.parse::<usize>().ok()) {
-                Some(n) => line_wrap = n,
-                None => {
-                    io.error(format!("invalid line length: {}", value.to_string_lossy()));
-                    return Ok(1);
-                }
-            },
+            "l" => line_wrap = value.to_str().and_then(|s| s.parse::<usize>().ok()).ok_or_else(|| format!("invalid line length: {}", value.to_string_lossy()))?,
             "z" => delim = 0,
             "posix" => posix = true,
-            "debug" => {
-                io.error("option not supported in the sandbox: --debug");
-                return Ok(1);
-            }
+            "debug" => return Err(UError::new(1, "option not supported in the sandbox: --debug")),
             "sandbox" => sandbox = true,
-            "help" => return Ok(usage(io, 0)),
-            "version" => {
-                io.out(common::version_text("sed").as_bytes())?;
-                return Ok(0);
-            }
+            // --follow-symlinks and -b change nothing here.
             _ => {}
         }
-    }
+        Ok(())
+    })?;
     if source.pieces.is_empty() {
         if operands.is_empty() {
-            return Ok(usage(io, 1));
+            return Err(usage(io));
         }
         let script = operands.remove(0);
         source.add(os_bytes(&script), Origin::Expression);
     }
-    let script = match parse::parse(&source, &parse::Options { extended, sandbox }) {
-        Ok(s) => s,
-        Err(message) => {
-            io.error(message);
-            return Ok(1);
-        }
-    };
+    let script = parse::parse(&source, &parse::Options { extended, sandbox })?;
     let mut targets = Vec::new();
     for name in &script.write_files {
         targets.push(match name.as_slice() {
             b"/dev/stdout" => Target::Stdout,
             b"/dev/stderr" => Target::Stderr,
-            _ => match std::fs::File::create(String::from_utf8_lossy(name).as_ref()) {
-                Ok(f) => Target::File(io::BufWriter::new(f), false),
-                Err(e) => {
-                    io.error(format!("couldn't open file {}: {}", String::from_utf8_lossy(name), strerror(&e)));
-                    return Ok(4);
-                }
-            },
+            _ => {
+                let file = std::fs::File::create(String::from_utf8_lossy(name).as_ref()).map_err(|e| UError::new(4, format!("couldn't open file {}: {}", String::from_utf8_lossy(name), strerror(&e))))?;
+                Target::File(io::BufWriter::new(file), false)
+            }
         });
     }
     let settings = Settings { quiet: quiet || script.quiet, line_wrap, unbuffered, delim, posix, separate };
@@ -203,19 +163,18 @@ fn run_inner(args: Vec<OsString>, io: &mut Io) -> io::Result<i32> {
     };
     let failed = match result {
         Ok(failed) => failed,
-        Err(Failure::Io(e)) => return Err(e),
+        Err(Failure::Io(e)) => return Err(write_error(e)),
         Err(Failure::Message(m, status)) => {
-            io.stdout.flush()?;
-            io.error(m);
-            return Ok(status);
+            io.stdout.flush().map_err(write_error)?;
+            return Err(UError::new(status, m));
         }
     };
     for target in &mut exec.targets {
         if let Target::File(w, _) = target {
-            w.flush()?;
+            w.flush().map_err(write_error)?;
         }
     }
-    io.stdout.flush()?;
+    io.stdout.flush().map_err(write_error)?;
     Ok(match exec.exit {
         Some(code) if code != 0 => code,
         _ if failed => 2,

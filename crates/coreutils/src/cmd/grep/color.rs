@@ -90,7 +90,8 @@ impl Palette {
     }
 }
 
-pub(super) fn write_name(out: &mut dyn Write, name: &[u8], config: &Config) -> io::Result<()> {
+/// A file name, in the file-name colour.
+pub fn write_name(out: &mut dyn Write, name: &[u8], config: &Config) -> io::Result<()> {
     write_colored(out, name, config.colors.as_ref().map(|p| &p.file_name[..]), config)
 }
 

@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Write};
 
 use common::regex::Regex;
 
-use super::{write_colored, BinaryMode, Config};
+use super::{write_colored, write_name, BinaryMode, Config};
 
 /// What the caller learns about one input.
 #[derive(Default)]
@@ -325,16 +325,7 @@ impl<'c, 'o> Searcher<'c, 'o> {
             if sep != b':' {
                 return Ok(());
             }
-            let mut pos = 0;
-            while pos <= text.len() {
-                let (s, e) = match self.re.find_at(text, pos) {
-                    Some(m) => m,
-                    None => break,
-                };
-                if e == s {
-                    pos = s + 1;
-                    continue;
-                }
+            for (s, e) in nonempty_matches(self.re, text) {
                 let part = &text[s..e];
                 if config.binary == BinaryMode::Binary && std::str::from_utf8(part).is_err() {
                     self.encoding_error = true;
@@ -343,7 +334,6 @@ impl<'c, 'o> Searcher<'c, 'o> {
                     write_colored(self.out, part, Some(match_color), config)?;
                     self.out.write_all(&[config.eol])?;
                 }
-                pos = e;
             }
             return self.flush_if_line_buffered();
         }
@@ -354,23 +344,13 @@ impl<'c, 'o> Searcher<'c, 'o> {
         self.prefix(sep, lineno, offset, text.is_empty())?;
         let mut last = 0;
         if !match_color.is_empty() && selected != config.invert {
-            let mut pos = 0;
-            while pos <= text.len() {
-                let (s, e) = match self.re.find_at(text, pos) {
-                    Some(m) => m,
-                    None => break,
-                };
-                if e == s {
-                    pos = s + 1;
-                    continue;
-                }
+            for (s, e) in nonempty_matches(self.re, text) {
                 // GNU starts the line colour before the text ahead of each match and lets
                 // the match's own colour end it.
                 self.out.write_all(line_color)?;
                 self.out.write_all(&text[last..s])?;
                 write_colored(self.out, &text[s..e], Some(match_color), config)?;
                 last = e;
-                pos = e;
             }
         }
         let rest = &text[last..];
@@ -399,11 +379,11 @@ impl<'c, 'o> Searcher<'c, 'o> {
         let palette = config.colors.as_ref();
         if self.header_due {
             self.header_due = false;
-            write_colored(self.out, self.name, palette.map(|p| &p.file_name[..]), config)?;
+            write_name(self.out, self.name, config)?;
             self.out.write_all(b"\n")?;
         }
         if self.show_name {
-            write_colored(self.out, self.name, palette.map(|p| &p.file_name[..]), config)?;
+            write_name(self.out, self.name, config)?;
             if config.null_after_name {
                 self.out.write_all(b"\0")?;
             } else {
@@ -425,4 +405,41 @@ impl<'c, 'o> Searcher<'c, 'o> {
         }
         Ok(())
     }
+}
+
+/// The non-empty matches in `text`, left to right (-o and colouring skip empty ones).
+fn nonempty_matches<'t>(re: &'t Regex, text: &'t [u8]) -> impl Iterator<Item = (usize, usize)> + 't {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        while pos <= text.len() {
+            let (s, e) = re.find_at(text, pos)?;
+            if e > s {
+                pos = e;
+                return Some((s, e));
+            }
+            pos = s + 1;
+        }
+        None
+    })
+}
+
+/// What is printed for an input after its lines: its count under -c (`zero_counts`: a
+/// count of 0 too, as grep prints and rg does not), its name under -l or -L.
+pub fn summary(out: &mut dyn Write, name: &[u8], show: bool, count: u64, config: &Config, zero_counts: bool) -> io::Result<()> {
+    if config.count_only && (zero_counts || count > 0) {
+        if show {
+            write_name(out, name, config)?;
+            if config.null_after_name {
+                out.write_all(b"\0")?;
+            } else {
+                write_colored(out, b":", config.colors.as_ref().map(|p| &p.separator[..]), config)?;
+            }
+        }
+        writeln!(out, "{}", count)?;
+    }
+    if config.list_files == Some(count > 0) {
+        write_name(out, name, config)?;
+        out.write_all(if config.null_after_name { b"\0" } else { b"\n" })?;
+    }
+    Ok(())
 }

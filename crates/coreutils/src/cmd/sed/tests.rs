@@ -65,16 +65,22 @@ fn text_commands_and_labels() {
 
 #[test]
 fn errors() {
-    assert_eq!(err("k"), "-e expression #1, char 1: unknown command: `k'");
-    assert_eq!(err("s/a/b/x"), "-e expression #1, char 7: unknown option to `s'");
-    assert_eq!(err("s/a/b"), "-e expression #1, char 5: unterminated `s' command");
-    assert_eq!(err("p x"), "-e expression #1, char 3: extra characters after command");
-    assert_eq!(err("{p"), "-e expression #1, char 0: unmatched `{'");
-    assert_eq!(err("}"), "-e expression #1, char 1: unexpected `}'");
-    assert_eq!(err("b nowhere"), "can't find label for jump to `nowhere'");
-    assert_eq!(err("y/ab/c/"), "-e expression #1, char 7: strings for `y' command are different lengths");
-    assert_eq!(err("s/x\\{2/y/"), "-e expression #1, char 9: Unmatched \\{");
-    assert_eq!(err("s/x/\\1/"), "-e expression #1, char 7: invalid reference \\1 on `s' command's RHS");
-    assert_eq!(err("1,2q"), "-e expression #1, char 4: command only uses one address");
-    assert_eq!(err("a"), "-e expression #1, char 1: expected \\ after `a', `c' or `i'");
+    // (script, GNU sed's message)
+    const CASES: &[(&str, &str)] = &[
+        ("k", "-e expression #1, char 1: unknown command: `k'"),
+        ("s/a/b/x", "-e expression #1, char 7: unknown option to `s'"),
+        ("s/a/b", "-e expression #1, char 5: unterminated `s' command"),
+        ("p x", "-e expression #1, char 3: extra characters after command"),
+        ("{p", "-e expression #1, char 0: unmatched `{'"),
+        ("}", "-e expression #1, char 1: unexpected `}'"),
+        ("b nowhere", "can't find label for jump to `nowhere'"),
+        ("y/ab/c/", "-e expression #1, char 7: strings for `y' command are different lengths"),
+        ("s/x\\{2/y/", "-e expression #1, char 9: Unmatched \\{"),
+        ("s/x/\\1/", "-e expression #1, char 7: invalid reference \\1 on `s' command's RHS"),
+        ("1,2q", "-e expression #1, char 4: command only uses one address"),
+        ("a", "-e expression #1, char 1: expected \\ after `a', `c' or `i'"),
+    ];
+    for (text, message) in CASES {
+        assert_eq!(err(text), *message, "script {:?}", text);
+    }
 }
