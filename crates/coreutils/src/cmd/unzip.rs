@@ -13,7 +13,7 @@ use common::fsops::{self, SetTime};
 use common::{strerror, Io, UError};
 
 use super::cmd_zip::format::{self, Member};
-use super::cmd_zip::wildmatch;
+use super::cmd_zip::{options_or_exit, wildmatch};
 
 #[derive(Default)]
 struct Opts {
@@ -97,16 +97,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
 }
 
 fn unzip(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let o = match parse(&args[1..]) {
+    let o = match options_or_exit(parse(&args[1..]), io, HELP, "", 10) {
         Ok(o) => o,
-        Err(m) if m == "help" => {
-            let _ = io.out(HELP.as_bytes());
-            return 0;
-        }
-        Err(m) => {
-            let _ = writeln!(io.stderr, "{}", m);
-            return 10;
-        }
+        Err(status) => return status,
     };
     let zipfile = match &o.zipfile {
         Some(z) => z.clone(),

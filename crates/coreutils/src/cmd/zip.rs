@@ -186,17 +186,26 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     Ok(archive(args, io))
 }
 
-fn archive(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let mut o = match parse(&args[1..]) {
-        Ok(o) => o,
+/// What zip's and unzip's parse() read, or their exit status once the help text (status 0)
+/// or the usage message (after `lead`, with `status`) is printed.
+pub fn options_or_exit<T>(parsed: Result<T, String>, io: &mut Io, help: &str, lead: &str, status: i32) -> Result<T, i32> {
+    match parsed {
+        Ok(o) => Ok(o),
         Err(m) if m == "help" => {
-            let _ = io.out(HELP.as_bytes());
-            return 0;
+            let _ = io.out(help.as_bytes());
+            Err(0)
         }
         Err(m) => {
-            let _ = writeln!(io.stderr, "\nzip error: {}", m);
-            return 16;
+            let _ = writeln!(io.stderr, "{}{}", lead, m);
+            Err(status)
         }
+    }
+}
+
+fn archive(args: Vec<OsString>, io: &mut Io) -> i32 {
+    let mut o = match options_or_exit(parse(&args[1..]), io, HELP, "\nzip error: ", 16) {
+        Ok(o) => o,
+        Err(status) => return status,
     };
     let zipfile = match o.zipfile.take() {
         Some(z) => z,

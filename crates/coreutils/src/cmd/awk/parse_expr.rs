@@ -162,35 +162,37 @@ impl<'a> Parser<'a> {
     }
 
     fn additive(&mut self) -> PResult<Expr> {
-        let mut lhs = self.multiplicative()?;
-        loop {
-            let op = match self.tok.tok {
-                Tok::Plus => BinOp::Add,
-                Tok::Minus => BinOp::Sub,
-                _ => return Ok(lhs),
-            };
-            self.advance()?;
-            let rhs = self.multiplicative()?;
-            lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
-        }
+        let op_of = |tok: &Tok| match tok {
+            Tok::Plus => Some(BinOp::Add),
+            Tok::Minus => Some(BinOp::Sub),
+            _ => None,
+        };
+        self.binary(op_of, Self::multiplicative)
     }
 
     fn multiplicative(&mut self) -> PResult<Expr> {
-        let mut lhs = self.unary()?;
-        loop {
-            let op = match self.tok.tok {
-                Tok::Star => BinOp::Mul,
-                Tok::Slash => BinOp::Div,
-                Tok::Percent => BinOp::Mod,
-                _ => return Ok(lhs),
-            };
+        let op_of = |tok: &Tok| match tok {
+            Tok::Star => Some(BinOp::Mul),
+            Tok::Slash => Some(BinOp::Div),
+            Tok::Percent => Some(BinOp::Mod),
+            _ => None,
+        };
+        self.binary(op_of, Self::unary)
+    }
+
+    /// One left-associative arithmetic level: `next (OP next)*`.
+    fn binary(&mut self, op_of: fn(&Tok) -> Option<BinOp>, next: fn(&mut Self) -> PResult<Expr>) -> PResult<Expr> {
+        let mut lhs = next(self)?;
+        while let Some(op) = op_of(&self.tok.tok) {
             self.advance()?;
-            let rhs = self.unary()?;
+            let rhs = next(self)?;
+            // gawk folds constants, so a literal division by zero is a syntax error.
             if matches!(op, BinOp::Div | BinOp::Mod) && matches!(rhs, Expr::Num(n) if n == 0.0) && matches!(lhs, Expr::Num(_)) {
                 return self.error_msg("division by zero attempted");
             }
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
         }
+        Ok(lhs)
     }
 
     pub(super) fn unary(&mut self) -> PResult<Expr> {

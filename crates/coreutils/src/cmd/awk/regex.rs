@@ -225,25 +225,26 @@ mod tests {
     }
 
     #[test]
-    fn escapes() {
-        assert_eq!(t("a\\/b"), "a/b");
-        assert_eq!(t("\\."), "\\.");
-        assert_eq!(t("\\y"), "\\b");
-        assert_eq!(t("a\\tb"), "a\tb");
-        assert_eq!(t("\\q"), "q");
-        assert_eq!(t("\\1"), "\u{1}");
-    }
-
-    #[test]
-    fn brackets() {
-        assert_eq!(t("[\\]a]"), "[]a]");
-        assert_eq!(t("[a\\-z]"), "[az-]");
-        assert_eq!(t("[\\/]"), "[/]");
-        assert_eq!(t("[^\\^]"), "[^^]");
-        assert_eq!(t("[[:alpha:]_]"), "[[:alpha:]_]");
-        assert_eq!(t("[a-z0-9]"), "[a-z0-9]");
-        assert_eq!(t("[\\^]"), "\\^");
-        assert_eq!(t("[]]"), "[]]");
+    fn escapes_and_brackets() {
+        for (input, want) in [
+            ("a\\/b", "a/b"),
+            ("\\.", "\\."),
+            ("\\y", "\\b"),
+            ("a\\tb", "a\tb"),
+            ("\\q", "q"),
+            ("\\1", "\u{1}"),
+            // Brackets.
+            ("[\\]a]", "[]a]"),
+            ("[a\\-z]", "[az-]"),
+            ("[\\/]", "[/]"),
+            ("[^\\^]", "[^^]"),
+            ("[[:alpha:]_]", "[[:alpha:]_]"),
+            ("[a-z0-9]", "[a-z0-9]"),
+            ("[\\^]", "\\^"),
+            ("[]]", "[]]"),
+        ] {
+            assert_eq!(t(input), want, "{}", input);
+        }
     }
 
     #[test]

@@ -21,21 +21,24 @@ impl<'a> Parser<'a> {
     }
 
     pub fn expr(&mut self) -> PResult<Expr> {
-        let mut left = self.and_expr()?;
-        while self.is_op("||")? {
-            self.next()?;
-            left = Expr::Bin("||", Box::new(left), Box::new(self.and_expr()?));
-        }
-        Ok(left)
+        self.binary(&["||"], Self::and_expr)
     }
 
     fn and_expr(&mut self) -> PResult<Expr> {
-        let mut left = self.not_expr()?;
-        while self.is_op("&&")? {
+        self.binary(&["&&"], Self::not_expr)
+    }
+
+    /// One left-associative level: `next (OP next)*` for the operators in `ops`.
+    fn binary(&mut self, ops: &[&str], next: fn(&mut Self) -> PResult<Expr>) -> PResult<Expr> {
+        let mut left = next(self)?;
+        loop {
+            let op = match self.peek()? {
+                Tok::Op(o) if ops.contains(o) => *o,
+                _ => return Ok(left),
+            };
             self.next()?;
-            left = Expr::Bin("&&", Box::new(left), Box::new(self.not_expr()?));
+            left = Expr::Bin(op, Box::new(left), Box::new(next(self)?));
         }
-        Ok(left)
     }
 
     fn not_expr(&mut self) -> PResult<Expr> {
@@ -47,15 +50,7 @@ impl<'a> Parser<'a> {
     }
 
     fn rel_expr(&mut self) -> PResult<Expr> {
-        let mut left = self.assign_expr()?;
-        loop {
-            let op = match self.peek()? {
-                Tok::Op(o) if matches!(*o, "<" | "<=" | ">" | ">=" | "==" | "!=") => *o,
-                _ => return Ok(left),
-            };
-            self.next()?;
-            left = Expr::Bin(op, Box::new(left), Box::new(self.assign_expr()?));
-        }
+        self.binary(&["<", "<=", ">", ">=", "==", "!="], Self::assign_expr)
     }
 
     fn assign_expr(&mut self) -> PResult<Expr> {
@@ -83,27 +78,11 @@ impl<'a> Parser<'a> {
     }
 
     fn add_expr(&mut self) -> PResult<Expr> {
-        let mut left = self.mul_expr()?;
-        loop {
-            let op = match self.peek()? {
-                Tok::Op(o) if matches!(*o, "+" | "-") => *o,
-                _ => return Ok(left),
-            };
-            self.next()?;
-            left = Expr::Bin(op, Box::new(left), Box::new(self.mul_expr()?));
-        }
+        self.binary(&["+", "-"], Self::mul_expr)
     }
 
     fn mul_expr(&mut self) -> PResult<Expr> {
-        let mut left = self.pow_expr()?;
-        loop {
-            let op = match self.peek()? {
-                Tok::Op(o) if matches!(*o, "*" | "/" | "%") => *o,
-                _ => return Ok(left),
-            };
-            self.next()?;
-            left = Expr::Bin(op, Box::new(left), Box::new(self.pow_expr()?));
-        }
+        self.binary(&["*", "/", "%"], Self::pow_expr)
     }
 
     fn pow_expr(&mut self) -> PResult<Expr> {

@@ -238,6 +238,17 @@ impl<'f> Parser<'f> {
         self.expect_op(";")
     }
 
+    /// `item (SEP item)* CLOSE`, the opening bracket already taken.
+    pub(super) fn separated<T>(&mut self, item: fn(&mut Self) -> PResult<T>, sep: &str, close: &str) -> PResult<Vec<T>> {
+        let mut items = vec![item(self)?];
+        while self.is_op(sep) {
+            self.pos += 1;
+            items.push(item(self)?);
+        }
+        self.expect_op(close)?;
+        Ok(items)
+    }
+
     /// One left-associative level: `next (OP next)*`, each operator found by `op_at` and
     /// folded into the left side by `join`.
     fn left_assoc<T>(&mut self, next: fn(&mut Self) -> PResult<Ast>, op_at: fn(&Self) -> Option<T>, join: fn(T, Ast, Ast) -> PResult<Ast>) -> PResult<Ast> {

@@ -136,15 +136,7 @@ impl<'f> Parser<'f> {
                 let mut args = Vec::new();
                 if self.is_op("(") {
                     self.pos += 1;
-                    loop {
-                        args.push(self.pipe()?);
-                        if self.is_op(";") {
-                            self.pos += 1;
-                            continue;
-                        }
-                        self.expect_op(")")?;
-                        break;
-                    }
+                    args = self.separated(Self::pipe, ";", ")")?;
                 }
                 self.resolve_call(&name, args)
             }

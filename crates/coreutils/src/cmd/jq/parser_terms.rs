@@ -19,16 +19,7 @@ impl<'f> Parser<'f> {
             }
             Some(Tok::Op("[")) => {
                 self.pos += 1;
-                let mut items = Vec::new();
-                loop {
-                    items.push(self.pattern()?);
-                    if self.is_op(",") {
-                        self.pos += 1;
-                        continue;
-                    }
-                    self.expect_op("]")?;
-                    return Ok(Pattern::Array(items));
-                }
+                Ok(Pattern::Array(self.separated(Self::pattern, ",", "]")?))
             }
             Some(Tok::Op("{")) => {
                 self.pos += 1;

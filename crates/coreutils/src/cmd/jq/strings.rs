@@ -547,9 +547,13 @@ mod tests {
 
     #[test]
     fn oniguruma_named_groups_become_regex_crate_groups() {
-        assert_eq!(named_groups("(?<k>\\w+)=(?<v>.*)"), "(?P<k>\\w+)=(?P<v>.*)");
-        assert_eq!(named_groups("(?<=a)b(?<!c)"), "(?<=a)b(?<!c)");
-        assert_eq!(named_groups("\\(?<x>"), "\\(?<x>");
-        assert_eq!(named_groups("\\\\(?<x>y)"), "\\\\(?P<x>y)");
+        for (input, want) in [
+            ("(?<k>\\w+)=(?<v>.*)", "(?P<k>\\w+)=(?P<v>.*)"),
+            ("(?<=a)b(?<!c)", "(?<=a)b(?<!c)"),
+            ("\\(?<x>", "\\(?<x>"),
+            ("\\\\(?<x>y)", "\\\\(?P<x>y)"),
+        ] {
+            assert_eq!(named_groups(input), want, "{}", input);
+        }
     }
 }

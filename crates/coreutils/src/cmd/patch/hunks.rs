@@ -305,14 +305,7 @@ pub(super) fn normal_hunk(r: &mut Reader) -> Result<Option<Hunk>, Malformed> {
     }
     let new_count = (max + 1).saturating_sub(min);
     let mut hunk = Hunk { first, newfirst: min, old: Vec::new(), new: Vec::new(), prefix_context: 0, suffix_context: 0, function: None };
-    for k in 0..old_count {
-        let l = r.next().ok_or_else(|| Malformed(format!("unexpected end of file in patch at line {}", r.pos)))?;
-        if !l.starts_with(b"< ") && !l.starts_with(b"<\t") {
-            return Err(Malformed(format!("'<' followed by space or tab expected at line {} of patch", r.pos)));
-        }
-        let inc = k + 1 == old_count && r.incomplete();
-        hunk.old.push(PLine { tag: b'-', text: text_of(&l[2..], inc) });
-    }
+    hunk.old = normal_lines(r, old_count, b'<', b'-')?;
     if kind == b'c' {
         match r.next() {
             Some(l) if l.starts_with(b"-") => {}
@@ -320,14 +313,22 @@ pub(super) fn normal_hunk(r: &mut Reader) -> Result<Option<Hunk>, Malformed> {
         }
     }
     if kind != b'd' {
-        for k in 0..new_count {
-            let l = r.next().ok_or_else(|| Malformed(format!("unexpected end of file in patch at line {}", r.pos)))?;
-            if !l.starts_with(b"> ") && !l.starts_with(b">\t") {
-                return Err(Malformed(format!("'>' followed by space or tab expected at line {} of patch", r.pos)));
-            }
-            let inc = k + 1 == new_count && r.incomplete();
-            hunk.new.push(PLine { tag: b'+', text: text_of(&l[2..], inc) });
-        }
+        hunk.new = normal_lines(r, new_count, b'>', b'+')?;
     }
     Ok(Some(hunk))
+}
+
+/// `count` lines of one side of a normal hunk, each `MARK ` or `MARK\t` and text, kept
+/// with `tag`.
+fn normal_lines(r: &mut Reader, count: usize, mark: u8, tag: u8) -> Result<Vec<PLine>, Malformed> {
+    let mut lines = Vec::with_capacity(count);
+    for k in 0..count {
+        let l = r.next().ok_or_else(|| Malformed(format!("unexpected end of file in patch at line {}", r.pos)))?;
+        if l.first() != Some(&mark) || !matches!(l.get(1), Some(b' ' | b'\t')) {
+            return Err(Malformed(format!("'{}' followed by space or tab expected at line {} of patch", mark as char, r.pos)));
+        }
+        let inc = k + 1 == count && r.incomplete();
+        lines.push(PLine { tag, text: text_of(&l[2..], inc) });
+    }
+    Ok(lines)
 }
