@@ -13,7 +13,7 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use common::args::{bytes_os, os_bytes, Command, Parsed};
+use common::args::{bytes_os, os_bytes, Command};
 use common::fsext;
 use common::fsops::{self, SetTime};
 use common::{strerror, Io, UError};
@@ -50,6 +50,10 @@ impl Status {
         io.error(format!("{}: {}", subject, strerror(e)));
         self.error();
     }
+    /// The file opened or created, or None once why it could not be is reported.
+    fn opened(&mut self, io: &mut Io, subject: &str, file: io::Result<File>) -> Option<File> {
+        file.map_err(|e| self.fail(io, subject, &e)).ok()
+    }
     fn warning(&mut self) {
         if self.0 == 0 {
             self.0 = 2;
@@ -65,51 +69,44 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
 
 /// The shared entry point: gunzip is `decompress`, zcat `decompress` and `stdout`.
 pub fn run_as(args: Vec<OsString>, io: &mut Io, decompress: bool, stdout: bool) -> Result<i32, UError> {
-    let mut o = Opts { decompress, stdout, force: false, keep: false, list: false, test: false, recursive: false, name: None, quiet: false, verbose: false, suffix: ".gz".to_string(), level: 6 };
-    let mut files = Vec::new();
-    GZIP.options(&args, io, &mut |io, p| {
-        match p {
-            Parsed::Operand(f) => files.push(f),
-            Parsed::Opt { id, value } => match id {
-                "stdout" => o.stdout = true,
-                "decompress" => o.decompress = true,
-                "force" => o.force = true,
-                "keep" => o.keep = true,
-                "list" => o.list = true,
-                "no-name" => o.name = Some(false),
-                "name" => o.name = Some(true),
-                "quiet" => {
-                    o.quiet = true;
-                    o.verbose = false;
-                }
-                "verbose" => {
-                    o.verbose = true;
-                    o.quiet = false;
-                }
-                "recursive" => o.recursive = true,
-                "test" => o.test = true,
-                "suffix" => {
-                    let s = value.unwrap_or_default().to_string_lossy().into_owned();
-                    if s.is_empty() || s.contains('/') {
-                        return Err(UError::new(1, format!("invalid suffix '{}'", s)));
-                    }
-                    o.suffix = s;
-                }
-                "fast" => o.level = 1,
-                "best" => o.level = 9,
-                "license" => {
-                    let _ = io.out(GZIP.version.as_bytes());
-                    return Err(UError::exit(0));
-                }
-                "ascii" | "rsyncable" | "synchronous" => {}
-                digit => o.level = digit.parse().unwrap_or(6),
-            },
+    // The suffix and --license act in the getopt loop, so they win over a later --help.
+    let seen = GZIP.seen_checking(&args, io, &mut |io, id, value| match id {
+        "suffix" => {
+            let s = value.map(|v| v.to_string_lossy()).unwrap_or_default();
+            if s.is_empty() || s.contains('/') {
+                return Err(UError::new(1, format!("invalid suffix '{}'", s)));
+            }
+            Ok(())
         }
-        Ok(())
+        "license" => {
+            let _ = io.out(GZIP.version.as_bytes());
+            Err(UError::exit(0))
+        }
+        _ => Ok(()),
     })?;
-    if o.test {
-        o.decompress = true;
-    }
+    let test = seen.flag("test");
+    let loudness = seen.last_of(&["quiet", "verbose"]);
+    // The last of --fast, --best and -1 ... -9 sets the level.
+    let level = seen.opts.iter().rev().find_map(|(id, _)| match *id {
+        "fast" => Some(1),
+        "best" => Some(9),
+        digit => digit.parse().ok(),
+    });
+    let o = Opts {
+        decompress: decompress || test || seen.flag("decompress"),
+        stdout: stdout || seen.flag("stdout"),
+        force: seen.flag("force"),
+        keep: seen.flag("keep"),
+        list: seen.flag("list"),
+        test,
+        recursive: seen.flag("recursive"),
+        name: seen.last_of(&["name", "no-name"]).map(|id| id == "name"),
+        quiet: loudness == Some("quiet"),
+        verbose: loudness == Some("verbose"),
+        suffix: seen.value("suffix").map_or_else(|| ".gz".to_string(), |s| s.to_string_lossy().into_owned()),
+        level: level.unwrap_or(6),
+    };
+    let mut files = seen.operands;
     if files.is_empty() {
         files.push(OsString::from("-"));
     }
@@ -278,12 +275,9 @@ fn io_process(io: &mut Io, o: &Opts, file: &OsStr, status: &mut Status, totals: 
         out.extend_from_slice(o.suffix.as_bytes());
         Some(PathBuf::from(bytes_os(&out)))
     };
-    let input = match File::open(&path) {
-        Ok(f) => f,
-        Err(e) => {
-            status.fail(io, &display, &e);
-            return Ok(());
-        }
+    let input = match status.opened(io, &display, File::open(&path)) {
+        Some(f) => f,
+        None => return Ok(()),
     };
     let mut reader = BufReader::with_capacity(common::io::BUFFER_SIZE, input);
     match output {
@@ -307,12 +301,9 @@ fn to_file(io: &mut Io, o: &Opts, status: &mut Status, (path, display): (&Path, 
         }
         let _ = fs::remove_file(&out_path);
     }
-    let file = match File::create(&out_path) {
-        Ok(f) => f,
-        Err(e) => {
-            status.fail(io, &out_display, &e);
-            return Ok(());
-        }
+    let file = match status.opened(io, &out_display, File::create(&out_path)) {
+        Some(f) => f,
+        None => return Ok(()),
     };
     let mut writer = BufWriter::with_capacity(common::io::BUFFER_SIZE, file);
     let result = run_codec(o, reader, &mut writer, Some(name), meta).and_then(|r| writer.flush().map(|_| r).map_err(GzError::Io));
