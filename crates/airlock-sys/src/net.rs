@@ -113,6 +113,31 @@ impl Response {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
+
+    /// Copies the rest of the body into `sink` in 64 KiB blocks: the bytes read (a block
+    /// counts before it is written) and how the copy ended.
+    pub fn copy_to(&mut self, sink: &mut dyn std::io::Write) -> (u64, Result<(), CopyError>) {
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut total = 0u64;
+        loop {
+            match self.read(&mut buf) {
+                Ok(0) => return (total, Ok(())),
+                Ok(n) => {
+                    total += n as u64;
+                    if let Err(e) = sink.write_all(&buf[..n]) {
+                        return (total, Err(CopyError::Write(e)));
+                    }
+                }
+                Err(e) => return (total, Err(CopyError::Read(e))),
+            }
+        }
+    }
+}
+
+/// Why [`Response::copy_to`] stopped early: the sink refused a write, or reading the body failed.
+pub enum CopyError {
+    Write(std::io::Error),
+    Read(NetError),
 }
 
 impl Drop for Response {

@@ -111,6 +111,33 @@ pub fn parse_directive(text: &[u8], valid: &[u8]) -> Option<Directive> {
     Some(Directive { spec, width, precision, length: i + 1 })
 }
 
+/// The flags, field width and precision of a `%` directive as find -printf and stat
+/// --format write them: no `*` and no length modifiers; a `.` without digits is precision 0.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Head<'a> {
+    pub flags: &'a [u8],
+    pub width: Option<usize>,
+    pub precision: Option<usize>,
+    /// How many bytes of the text the head took.
+    pub length: usize,
+}
+
+/// Reads a [`Head`] at the start of `text` (after the `%`); `flags` lists the flag bytes.
+pub fn parse_head<'a>(text: &'a [u8], flags: &[u8]) -> Head<'a> {
+    let flags_end = text.iter().position(|c| !flags.contains(c)).unwrap_or(text.len());
+    let digits_end = |from: usize| from + text[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let number = |from: usize, to: usize| std::str::from_utf8(&text[from..to]).ok().and_then(|s| s.parse().ok());
+    let width_end = digits_end(flags_end);
+    let (precision, length) = match text.get(width_end) {
+        Some(b'.') => {
+            let end = digits_end(width_end + 1);
+            (Some(number(width_end + 1, end).unwrap_or(0)), end)
+        }
+        _ => (None, width_end),
+    };
+    Head { flags: &text[..flags_end], width: number(flags_end, width_end), precision, length }
+}
+
 /// Pads `body` (which may start with a sign or `0x` prefix of `prefix_len` bytes) to the
 /// field width: spaces on the left, on the right with `-`, or zeros after the prefix.
 fn pad(spec: &Spec, body: Vec<u8>, prefix_len: usize, zero_ok: bool) -> Vec<u8> {
@@ -404,6 +431,13 @@ mod tests {
     fn f(fmt: &str, v: f64) -> String {
         let d = parse_directive(fmt.as_bytes(), b"feEgGaAF").unwrap();
         String::from_utf8(format_float(&d.spec, v)).unwrap()
+    }
+
+    #[test]
+    fn heads() {
+        assert_eq!(parse_head(b"-08.3fx", b"-+ #0"), Head { flags: b"-0", width: Some(8), precision: Some(3), length: 5 });
+        assert_eq!(parse_head(b"'.d", b"-+ #0'"), Head { flags: b"'", width: None, precision: Some(0), length: 2 });
+        assert_eq!(parse_head(b"s", b"-"), Head { flags: b"", width: None, precision: None, length: 0 });
     }
 
     #[test]

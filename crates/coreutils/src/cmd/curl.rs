@@ -6,10 +6,11 @@
 use std::ffi::OsString;
 use std::io::Write;
 
-use common::args::{os_bytes, parse, Order, Parsed};
-use common::Io;
+use airlock_sys::net::CopyError;
+use common::args::{ArgError, Parsed, UsageError};
+use common::{Command, Io, Seen, UError};
 
-const SPEC: &str = "silent,s show-error,S fail,f fail-with-body location,L output,o: remote-name,O request,X: header,H: data,d: data-ascii: data-raw: data-binary: data-urlencode: json: include,i head,I write-out,w: user,u: max-time,m: user-agent,A: get,G verbose,v insecure,k compressed url: max-redirs: referer,e: help version,V";
+const SPEC: &str = "silent,s show-error,S fail,f fail-with-body location,L output,o: remote-name,O request,X: header,H: data,d: data-ascii: data-raw: data-binary: data-urlencode: json: include,i head,I write-out,w: user,u: max-time,m: user-agent,A: get,G verbose,v insecure,k compressed url: max-redirs: referer,e: version,V";
 
 #[derive(Default)]
 struct Options {
@@ -57,93 +58,98 @@ const USAGE: &str = "Usage: curl [options...] <url>
 Requests go through the sandbox's network policy; a refused request fails with exit 7.
 ";
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::Permute) {
-        Ok(p) => p,
-        Err(e) => {
-            io.error(format!("option {}", e));
-            io.error("try 'curl --help' for more information");
-            return 2;
-        }
+/// curl's words for a bad option, exit 2 (curl's CURLE_FAILED_INIT is not used for them).
+fn usage(io: &mut Io, message: &str) -> UError {
+    io.error(message);
+    io.error("try 'curl --help' for more information");
+    UError::exit(2)
+}
+
+fn bad_option(io: &mut Io, error: ArgError) -> UError {
+    let message = match error {
+        ArgError::InvalidShort(c) => format!("option -{}: is unknown", c),
+        ArgError::UnrecognizedLong(name) => format!("option {}: is unknown", name),
+        ArgError::MissingShortArg(c) => format!("option -{}: requires parameter", c),
+        ArgError::MissingLongArg(name) => format!("option --{}: requires parameter", name),
+        other => format!("option {}", other),
     };
-    let mut o = Options { max_time_ms: 0, ..Options::default() };
-    for item in parsed {
-        let (id, value) = match item {
-            Parsed::Operand(url) => {
-                o.urls.push(url.to_string_lossy().into_owned());
-                continue;
-            }
-            Parsed::Opt { id, value } => (id, value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default()),
-        };
-        match id {
-            "silent" => o.silent = true,
-            "show-error" => o.show_error = true,
-            "fail" => o.fail = true,
-            "fail-with-body" => o.fail_with_body = true,
-            "location" => o.follow = true,
-            "output" => o.output = Some(value),
-            "remote-name" => o.remote_name = true,
-            "request" => o.method = Some(value),
-            "header" => match value.find(':') {
-                Some(colon) => o.headers.push((value[..colon].trim().to_string(), value[colon + 1..].trim().to_string())),
-                None => {}
-            },
-            "data" | "data-ascii" => match read_data(&value, true) {
-                Ok(d) => o.data.push(d),
-                Err(code) => return fail(io, &o, code, &format!("Failed to open/read local data from file/application")),
-            },
-            "data-binary" => match read_data(&value, false) {
-                Ok(d) => o.data.push(d),
-                Err(code) => return fail(io, &o, code, "Failed to open/read local data from file/application"),
-            },
-            "data-raw" => o.data.push(value.into_bytes()),
-            "data-urlencode" => o.data.push(urlencode_data(&value).into_bytes()),
-            "json" => {
-                o.json = true;
-                match read_data(&value, false) {
-                    Ok(d) => o.data.push(d),
-                    Err(code) => return fail(io, &o, code, "Failed to open/read local data from file/application"),
+    usage(io, &message)
+}
+
+const VERSION: &str = "curl 8.0.0 (wasm32-wasi) airlock\nProtocols: http https\nFeatures: \n";
+
+const CURL: Command = Command { usage_error: Some(UsageError(bad_option)), version: VERSION, ..Command::compact("curl", SPEC, USAGE) };
+
+/// `-m SECONDS` in milliseconds, rounded up; None unless a positive number.
+fn max_time(value: Option<&OsString>) -> Option<u32> {
+    let seconds = value?.to_str()?.parse::<f64>().ok().filter(|s| *s > 0.0)?;
+    Some((seconds * 1000.0).ceil() as u32)
+}
+
+fn text(value: Option<&OsString>) -> Option<String> {
+    value.map(|v| v.to_string_lossy().into_owned())
+}
+
+/// The options: switches and last values from what was seen, headers, data and URLs in
+/// the order given.
+fn options(seen: &Seen) -> Result<Options, UError> {
+    let flag = |id| seen.flag(id);
+    let value = |id| text(seen.value(id));
+    let mut o = Options { silent: flag("silent"), show_error: flag("show-error"), fail: flag("fail"), fail_with_body: flag("fail-with-body"), follow: flag("location"), output: value("output"), remote_name: flag("remote-name"), method: value("request"), json: flag("json"), include: flag("include"), head: flag("head"), write_out: value("write-out"), user: value("user"), max_time_ms: max_time(seen.value("max-time")).unwrap_or(0), user_agent: value("user-agent"), get: flag("get"), verbose: flag("verbose"), ..Options::default() };
+    for (id, given) in &seen.opts {
+        let given = text(given.as_ref()).unwrap_or_default();
+        match *id {
+            "header" => {
+                if let Some((name, text)) = given.split_once(':') {
+                    o.headers.push((name.trim().to_string(), text.trim().to_string()));
                 }
             }
-            "include" => o.include = true,
-            "head" => o.head = true,
-            "write-out" => o.write_out = Some(value),
-            "user" => o.user = Some(value),
-            "max-time" => match value.parse::<f64>() {
-                Ok(seconds) if seconds > 0.0 => o.max_time_ms = (seconds * 1000.0).ceil() as u32,
-                _ => {
-                    io.error("option --max-time: expected a proper numerical parameter");
-                    return 2;
-                }
-            },
-            "user-agent" => o.user_agent = Some(value),
-            "get" => o.get = true,
-            "verbose" => o.verbose = true,
-            "url" => o.urls.push(value),
-            "referer" => o.headers.push(("Referer".into(), value)),
-            "insecure" | "compressed" | "max-redirs" => {}
-            "help" => {
-                let _ = io.out(USAGE.as_bytes());
-                return 0;
+            "referer" => o.headers.push(("Referer".into(), given)),
+            "data" | "data-ascii" | "data-binary" | "json" => {
+                let data = read_data(&given, *id != "data-binary" && *id != "json").map_err(|code| error(&o, code, "Failed to open/read local data from file/application"))?;
+                o.data.push(data);
             }
-            "version" => {
-                let _ = io.out(b"curl 8.0.0 (wasm32-wasi) airlock\nProtocols: http https\nFeatures: \n");
-                return 0;
-            }
+            "data-raw" => o.data.push(given.into_bytes()),
+            "data-urlencode" => o.data.push(urlencode_data(&given).into_bytes()),
+            "url" => o.urls.push(given),
             _ => {}
         }
     }
+    Ok(o)
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    let mut seen = Seen::default();
+    CURL.options(&args, io, &mut |io, parsed| {
+        // URLs, as operands or --url, are fetched in the order given.
+        let (id, value) = match parsed {
+            Parsed::Opt { id, value } => (id, value),
+            Parsed::Operand(url) => ("url", Some(url)),
+        };
+        // A bad -m is reported where curl's loop meets it, before a later --help.
+        if id == "max-time" && max_time(value.as_ref()).is_none() {
+            return Err(usage(io, "option -m: expected a proper numerical parameter"));
+        }
+        seen.opts.push((id, value));
+        Ok(())
+    })?;
+    let mut o = options(&seen)?;
     if o.urls.is_empty() {
-        io.error("no URL specified");
-        io.error("try 'curl --help' for more information");
-        return 2;
+        return Err(usage(io, "no URL specified!"));
     }
     let urls = std::mem::take(&mut o.urls);
     let mut status = 0;
+    // Each URL is its own transfer: its error is reported before its -w output, and the
+    // next one still runs; the last one's status is curl's.
     for url in urls {
-        status = fetch(io, &o, &url);
+        let mut done = None;
+        let result = fetch(io, &o, &url, &mut done);
+        status = io.finish(result.map(|()| 0));
+        if let Some(transfer) = done {
+            write_out(io, &o, &transfer);
+        }
     }
-    status
+    Ok(status)
 }
 
 /// `-d @file` reads a file (`-` for stdin); -d strips newlines like curl does, --data-binary keeps them.
@@ -201,11 +207,20 @@ fn base64(input: &[u8]) -> String {
     out
 }
 
-fn fail(io: &mut Io, o: &Options, code: i32, message: &str) -> i32 {
-    if !o.silent || o.show_error {
-        let _ = writeln!(io.stderr, "curl: ({}) {}", code, message);
+/// curl's `curl: (CODE) message`, which -s silences unless -S is given too.
+fn error(o: &Options, code: i32, message: &str) -> UError {
+    match !o.silent || o.show_error {
+        true => UError::new(code, format!("({}) {}", code, message)),
+        false => UError::exit(code),
     }
-    code
+}
+
+/// What -w reports of a transfer.
+struct Transfer {
+    status: u16,
+    url: String,
+    size: u64,
+    content_type: String,
 }
 
 fn host_and_port(url: &str) -> (String, u16) {
@@ -219,7 +234,8 @@ fn host_and_port(url: &str) -> (String, u16) {
     }
 }
 
-fn fetch(io: &mut Io, o: &Options, raw_url: &str) -> i32 {
+/// One transfer; `done` is set where curl prints its -w output (after the error, if any).
+fn fetch(io: &mut Io, o: &Options, raw_url: &str, done: &mut Option<Transfer>) -> Result<(), UError> {
     let mut url = if raw_url.contains("://") { raw_url.to_string() } else { format!("http://{}", raw_url) };
     let mut body: Vec<u8> = Vec::new();
     if !o.data.is_empty() {
@@ -279,17 +295,14 @@ fn fetch(io: &mut Io, o: &Options, raw_url: &str) -> i32 {
                 63 => format!("Maximum file size exceeded: {}", e.message),
                 _ => format!("Failure when receiving data from the peer: {}", e.message),
             };
-            let code = e.curl_code();
-            let status = fail(io, o, code, &message);
-            write_out(io, o, 0, &url, 0, "");
-            return status;
+            *done = Some(Transfer { status: 0, url, size: 0, content_type: String::new() });
+            return Err(error(o, e.curl_code(), &message));
         }
     };
     let http_error = response.status >= 400;
     if http_error && o.fail && !o.fail_with_body {
-        let status = fail(io, o, 22, &format!("The requested URL returned error: {}", response.status));
-        write_out(io, o, response.status, &response.url, 0, response.header("content-type").unwrap_or(""));
-        return status;
+        *done = Some(Transfer { status: response.status, url: response.url.clone(), size: 0, content_type: response.header("content-type").unwrap_or("").to_string() });
+        return Err(error(o, 22, &format!("The requested URL returned error: {}", response.status)));
     }
     let head_text = {
         let mut text = format!("HTTP/1.1 {} {}\r\n", response.status, response.reason);
@@ -303,7 +316,7 @@ fn fetch(io: &mut Io, o: &Options, raw_url: &str) -> i32 {
     let target = if o.remote_name {
         let name = response.url.split('?').next().unwrap_or("").rsplit('/').next().unwrap_or("").to_string();
         if name.is_empty() {
-            return fail(io, o, 23, "Remote file name has no length");
+            return Err(error(o, 23, "Remote file name has no length"));
         }
         Some(name)
     } else {
@@ -312,7 +325,7 @@ fn fetch(io: &mut Io, o: &Options, raw_url: &str) -> i32 {
     if let Some(path) = &target {
         match std::fs::File::create(path) {
             Ok(f) => out_file = Some(f),
-            Err(e) => return fail(io, o, 23, &format!("Failure writing output to destination: {}: {}", path, common::strerror(&e))),
+            Err(e) => return Err(error(o, 23, &format!("Failure writing output to destination: {}: {}", path, common::strerror(&e)))),
         }
     }
     let mut size: u64 = 0;
@@ -323,40 +336,30 @@ fn fetch(io: &mut Io, o: &Options, raw_url: &str) -> i32 {
         };
         if o.include || o.head {
             if sink.write_all(head_text.as_bytes()).is_err() {
-                return 23;
+                return Err(UError::exit(23));
             }
         }
         if !o.head {
-            let mut buf = vec![0u8; 64 * 1024];
-            loop {
-                match response.read(&mut buf) {
-                    Ok(0) => break,
-                    Ok(n) => {
-                        size += n as u64;
-                        if sink.write_all(&buf[..n]).is_err() {
-                            return 23;
-                        }
-                    }
-                    Err(e) => {
-                        drop(sink);
-                        return fail(io, o, e.curl_code(), &format!("Failure when receiving data from the peer: {}", e.message));
-                    }
-                }
+            let (copied, result) = response.copy_to(&mut *sink);
+            size = copied;
+            match result {
+                Ok(()) => {}
+                Err(CopyError::Write(_)) => return Err(UError::exit(23)),
+                Err(CopyError::Read(e)) => return Err(error(o, e.curl_code(), &format!("Failure when receiving data from the peer: {}", e.message))),
             }
         }
         let _ = sink.flush();
     }
     let content_type = response.header("content-type").unwrap_or("").to_string();
-    write_out(io, o, response.status, &response.url, size, &content_type);
+    *done = Some(Transfer { status: response.status, url: response.url.clone(), size, content_type });
     if http_error && o.fail_with_body {
-        return fail(io, o, 22, &format!("The requested URL returned error: {}", response.status));
+        return Err(error(o, 22, &format!("The requested URL returned error: {}", response.status)));
     }
-    let _ = os_bytes;
-    0
+    Ok(())
 }
 
 /// `-w FORMAT`: curl's %{variable} and backslash escapes.
-fn write_out(io: &mut Io, o: &Options, status: u16, url: &str, size: u64, content_type: &str) {
+fn write_out(io: &mut Io, o: &Options, t: &Transfer) {
     let format = match &o.write_out {
         Some(f) => f,
         None => return,
@@ -369,10 +372,10 @@ fn write_out(io: &mut Io, o: &Options, status: u16, url: &str, size: u64, conten
                 chars.next();
                 let name: String = chars.by_ref().take_while(|c| *c != '}').collect();
                 match name.as_str() {
-                    "http_code" | "response_code" => out.push_str(&format!("{:03}", status)),
-                    "url_effective" | "url" => out.push_str(url),
-                    "size_download" => out.push_str(&size.to_string()),
-                    "content_type" => out.push_str(content_type),
+                    "http_code" | "response_code" => out.push_str(&format!("{:03}", t.status)),
+                    "url_effective" | "url" => out.push_str(&t.url),
+                    "size_download" => out.push_str(&t.size.to_string()),
+                    "content_type" => out.push_str(&t.content_type),
                     "exitcode" => out.push('0'),
                     "time_total" => out.push_str("0.000000"),
                     _ => {}

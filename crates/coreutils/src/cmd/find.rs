@@ -17,8 +17,8 @@ mod walk;
 
 use std::ffi::OsString;
 
-use common::args::{bytes_os, os_bytes};
-use common::Io;
+use common::args::{bytes_os, os_bytes, ArgError, OptionsEnd, Order, UsageError};
+use common::{Command, Io, UError};
 
 use expr::{q, Expr, Follow, Parser};
 use walk::Walker;
@@ -50,61 +50,46 @@ actions: -delete -print0 -printf FORMAT -fprintf FILE FORMAT -print
 In the sandbox -ok and -okdir are refused (there is no terminal to ask).
 ";
 
-fn fail(io: &mut Io, message: &str) -> i32 {
-    let _ = writeln!(io.stderr, "{}: {}", io.name, message);
-    1
-}
-
 /// Whether a word starts the expression rather than naming a starting point.
 fn starts_expression(word: &[u8]) -> bool {
     (word.len() > 1 && word[0] == b'-') || word == b"(" || word == b"!" || word == b")" || word == b","
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let mut follow = Follow::Never;
-    let mut i = 1;
-    // Leading options: -H -L -P, -D LIST, -OLEVEL, then `--`.
-    while i < args.len() {
-        match os_bytes(&args[i]) {
-            b"-H" => follow = Follow::CommandLine,
-            b"-L" => follow = Follow::Always,
-            b"-P" => follow = Follow::Never,
-            b"-D" => {
-                i += 1;
-                if i >= args.len() {
-                    return fail(io, "missing argument to `-D'");
-                }
-            }
-            w if w.starts_with(b"-O") => {}
-            b"--" => {
-                i += 1;
-                break;
-            }
-            b"--help" | b"-help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            b"--version" | b"-version" => {
-                let _ = io.out(common::version_text("find").as_bytes());
-                return 0;
-            }
-            _ => break,
+/// GNU find's leading options are whole words (`-HL` is an unknown predicate, not -H -L);
+/// the first other word is a starting point or the expression, and ends them.
+fn ends_options(word: &[u8]) -> bool {
+    !matches!(word, b"-H" | b"-L" | b"-P" | b"-D" | b"--" | b"--help" | b"--version") && !word.starts_with(b"-O")
+}
+
+/// GNU's words for `-D` without its list, the only usage error the leading options have.
+fn bad_option(_: &mut Io, error: ArgError) -> UError {
+    match error {
+        ArgError::MissingShortArg(c) => UError::usage(1, format!("Missing argument after the -{} option.", c)),
+        other => UError::usage(1, other),
+    }
+}
+
+const FIND: Command = Command { order: Order::RequireOrder, usage_error: Some(UsageError(bad_option)), ends_options: Some(OptionsEnd(ends_options)), ..Command::compact("find", "H L P D: O::", HELP) };
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    let seen = FIND.seen(&args, io)?;
+    // The last of -H -L -P wins; -D's debug options and -O's level change nothing visible.
+    let follow = match seen.last_of(&["H", "L", "P"]) {
+        Some("H") => Follow::CommandLine,
+        Some("L") => Follow::Always,
+        _ => Follow::Never,
+    };
+    let words = seen.operands;
+    let first = words.iter().position(|w| starts_expression(os_bytes(w))).unwrap_or(words.len());
+    let mut starts: Vec<Vec<u8>> = words[..first].iter().map(|w| os_bytes(w).to_vec()).collect();
+    let rest = &words[first..];
+    // -help and -version are also primaries: anywhere in the expression they print and end
+    // find before it is parsed, as the options do.
+    for word in rest {
+        if let b"-help" | b"--help" | b"-version" | b"--version" = os_bytes(word) {
+            let option = OsString::from(if os_bytes(word).ends_with(b"help") { "--help" } else { "--version" });
+            FIND.options_after_name(&[option], io, &mut |_, _| Ok(()))?;
         }
-        i += 1;
-    }
-    let mut starts: Vec<Vec<u8>> = Vec::new();
-    while i < args.len() && !starts_expression(os_bytes(&args[i])) {
-        starts.push(os_bytes(&args[i]).to_vec());
-        i += 1;
-    }
-    let rest = &args[i..];
-    if rest.iter().any(|a| matches!(os_bytes(a), b"-help" | b"--help")) {
-        let _ = io.out(HELP.as_bytes());
-        return 0;
-    }
-    if rest.iter().any(|a| matches!(os_bytes(a), b"-version" | b"--version")) {
-        let _ = io.out(common::version_text("find").as_bytes());
-        return 0;
     }
     let now = match std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
         Ok(d) => d.as_nanos() as i128,
@@ -113,12 +98,9 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
     let mut parser = Parser::new(rest, follow, now);
     let parsed = parser.parse();
     for w in std::mem::take(&mut parser.warnings) {
-        let _ = writeln!(io.stderr, "{}: {}", io.name, w);
+        io.error(w);
     }
-    let expr = match parsed {
-        Ok(e) => e,
-        Err(e) => return fail(io, &e.0),
-    };
+    let expr = parsed.map_err(|e| UError::new(1, e.0))?;
     let options = parser.options;
     let expr = match expr {
         None => Expr::Print { zero: false, file: None },
@@ -132,10 +114,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             b"/dev/stderr" => std::fs::OpenOptions::new().write(true).open("/dev/stderr"),
             _ => std::fs::File::create(bytes_os(name)),
         };
-        match opened {
-            Ok(f) => files.push(f),
-            Err(e) => return fail(io, &format!("{}: {}", q(name), common::strerror(&e))),
-        }
+        files.push(opened.map_err(|e| UError::io(1, q(name), &e))?);
     }
     if starts.is_empty() {
         starts.push(b".".to_vec());
@@ -154,5 +133,5 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
         }
     }
     walker.finish();
-    walker.status
+    Ok(walker.status)
 }

@@ -11,52 +11,45 @@ use common::args::{bytes_os, os_bytes};
 use common::fsext::{self, Meta};
 use common::identity::{self, EXECUTE, READ, WRITE};
 use common::io::quote;
-use common::Io;
+use common::{Command, Io, UError};
 
 /// A syntax error: its message (status 2).
 struct SyntaxError(String);
 
+impl From<SyntaxError> for UError {
+    fn from(error: SyntaxError) -> UError {
+        UError::new(2, error.0)
+    }
+}
+
 type Outcome = Result<bool, SyntaxError>;
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
+const HELP: &str = "Usage: test EXPRESSION\n  or:  test\n  or:  [ EXPRESSION ]\n  or:  [ ]\n  or:  [ OPTION\nExit with the status determined by EXPRESSION.\n";
+
+/// Only `[` has options, and only as its sole argument (GNU: `test --help` is an expression,
+/// a non-empty string, so true); it has no others, so every other word is the expression's.
+const BRACKET: Command = Command::compact("[", "", HELP);
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let bracket = io.name == "[" || args.first().map_or(false, |a| os_bytes(a).ends_with(b"["));
+    if bracket && BRACKET.sole(&args, io) {
+        return Ok(0);
+    }
     let mut words: Vec<Vec<u8>> = args.iter().skip(1).map(|a| os_bytes(a).to_vec()).collect();
     if bracket {
-        if words.len() == 1 && (words[0] == b"--help" || words[0] == b"--version") {
-            let text = if words[0] == b"--help" {
-                "Usage: test EXPRESSION\n  or:  test\n  or:  [ EXPRESSION ]\n  or:  [ ]\n  or:  [ OPTION\nExit with the status determined by EXPRESSION.\n".to_string()
-            } else {
-                common::version_text("[")
-            };
-            let _ = io.out(text.as_bytes());
-            return 0;
-        }
         if words.last().map(|w| w.as_slice()) != Some(b"]") {
-            io.error(format!("missing {}", quote(&bytes_os(b"]"))));
-            return 2;
+            return Err(UError::new(2, format!("missing {}", quote(&bytes_os(b"]")))));
         }
         words.pop();
     }
     let mut test = Test { args: words, pos: 0 };
-    if test.args.is_empty() {
-        return 1;
-    }
     let n = test.args.len();
-    let result = test.posix(n).and_then(|value| {
-        if test.pos != test.args.len() {
-            Err(test.error(format!("extra argument {}", quote(&bytes_os(&test.args[test.pos])))))
-        } else {
-            Ok(value)
-        }
-    });
-    match result {
-        Ok(true) => 0,
-        Ok(false) => 1,
-        Err(SyntaxError(message)) => {
-            io.error(message);
-            2
-        }
+    // No expression at all is false, not an error.
+    let value = n > 0 && test.posix(n)?;
+    if test.pos != test.args.len() {
+        return Err(test.error(format!("extra argument {}", quote(&bytes_os(&test.args[test.pos])))).into());
     }
+    Ok(if value { 0 } else { 1 })
 }
 
 struct Test {

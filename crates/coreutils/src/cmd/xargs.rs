@@ -12,14 +12,14 @@ mod input;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
 
-use common::args::{bytes_os, os_bytes, parse, Order, Parsed};
+use common::args::{bytes_os, os_bytes, Order};
 use common::quotearg::shell_quote;
 use common::spawn::{Command, Exit};
-use common::{strerror, Io};
+use common::{strerror, Io, UError};
 
 use input::{Item, Mode, Reader};
 
-const SPEC: &str = "null,0 arg-file,a: delimiter,d: E: eof,e:: I: replace,i:: L: max-lines,l:: max-args,n: open-tty,o interactive,p max-procs,P: no-run-if-empty,r max-chars,s: verbose,t exit,x process-slot-var: show-limits help version";
+const SPEC: &str = "null,0 arg-file,a: delimiter,d: E: eof,e:: I: replace,i:: L: max-lines,l:: max-args,n: open-tty,o interactive,p max-procs,P: no-run-if-empty,r max-chars,s: verbose,t exit,x process-slot-var: show-limits";
 
 const HELP: &str = "Usage: xargs [OPTION]... COMMAND [INITIAL-ARGS]...
 Run COMMAND with arguments INITIAL-ARGS and more arguments read from input.
@@ -61,6 +61,9 @@ mandatory or optional for the corresponding short option.
       --version                output version information and exit
 ";
 
+/// GNU's: the options end at the command (`xargs grep -n x` passes -n to grep).
+const XARGS: common::Command = common::Command { order: Order::RequireOrder, ..common::Command::compact("xargs", SPEC, HELP) };
+
 /// POSIX ARG_MAX as this machine reports it; the buffer actually used is 128 KiB.
 const ARG_LIMIT: usize = 2_093_828;
 const DEFAULT_CHARS: usize = 131_072;
@@ -84,21 +87,27 @@ struct Settings {
     stdin_null: bool,
 }
 
-/// Why xargs stopped early, with the status GNU exits with.
-struct Stop(i32);
-
-fn try_help(io: &mut Io, message: &str) -> i32 {
-    let _ = writeln!(io.stderr, "{}: {}", io.name, message);
-    let _ = writeln!(io.stderr, "Try '{} --help' for more information.", io.name);
-    1
+fn count(text: &str, option: &str, min: usize) -> Result<usize, UError> {
+    match text.parse::<u64>() {
+        Ok(n) if (n as usize) < min => Err(UError::usage(1, format!("value {} for -{} option should be >= {}", n, option, min))),
+        Ok(n) => Ok(n.min(usize::MAX as u64) as usize),
+        Err(_) => Err(UError::usage(1, format!("invalid number \"{}\" for -{} option", text, option))),
+    }
 }
 
-fn count(io: &mut Io, text: &str, option: &str, min: usize) -> Result<usize, i32> {
-    match text.parse::<u64>() {
-        Ok(n) if (n as usize) < min => Err(try_help(io, &format!("value {} for -{} option should be >= {}", n, option, min))),
-        Ok(n) => Ok(n.min(usize::MAX as u64) as usize),
-        Err(_) => Err(try_help(io, &format!("invalid number \"{}\" for -{} option", text, option))),
+/// -s: GNU takes a number out of range as the nearest bound, with a warning.
+fn max_chars(io: &mut Io, text: &str) -> Result<usize, UError> {
+    let n = match text.parse::<u64>() {
+        Ok(0) => {
+            io.error("value 0 for -s option should be >= 1");
+            1
+        }
+        _ => count(text, "s", 1)?,
+    };
+    if n > ARG_LIMIT {
+        io.error(format!("value {} for -s option should be <= {}", n, ARG_LIMIT));
     }
+    Ok(n.min(ARG_LIMIT))
 }
 
 /// `-d` accepts one character or an escape: \n \t \\ \0, octal \NNN, hex \xHH.
@@ -133,115 +142,79 @@ fn delimiter(spec: &[u8]) -> Option<u8> {
     u8::try_from(value).ok()
 }
 
-pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
-    let parsed = match parse(&args[1..], &common::args::table(SPEC), Order::RequireOrder) {
-        Ok(p) => p,
-        Err(e) => return try_help(io, &e.to_string()),
-    };
-    let mut mode = Mode::Blank;
-    let mut eof: Option<Vec<u8>> = None;
-    let mut arg_file: Option<OsString> = None;
-    let mut s = Settings { command: Vec::new(), batch: Batch::None, replace: None, max_chars: DEFAULT_CHARS, exit_if_too_long: false, no_run_if_empty: false, verbose: false, slot_var: None, stdin_null: true };
-    let mut show_limits = false;
-    for item in parsed {
-        let (id, value) = match item {
-            Parsed::Operand(o) => {
-                s.command.push(os_bytes(&o).to_vec());
-                continue;
+/// What the options ask for besides the batch settings.
+struct Input {
+    mode: Mode,
+    eof: Option<Vec<u8>>,
+    arg_file: Option<OsString>,
+    show_limits: bool,
+}
+
+/// One option, in the order GNU's getopt loop meets them (later ones override or warn).
+fn option(io: &mut Io, s: &mut Settings, input: &mut Input, id: &str, value: Option<OsString>) -> Result<(), UError> {
+    let bytes = value.as_ref().map(|v| os_bytes(v).to_vec());
+    let text = bytes.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
+    match id {
+        "null" => input.mode = Mode::Delimited(0),
+        "arg-file" => input.arg_file = value,
+        "delimiter" => match delimiter(bytes.as_deref().unwrap_or(b"")) {
+            Some(d) => input.mode = Mode::Delimited(d),
+            None => return Err(UError::new(1, format!("Invalid input delimiter specification {}: the delimiter must be either a single character or an escape sequence starting with \\.", text))),
+        },
+        "E" | "eof" => input.eof = bytes.filter(|b| !b.is_empty()),
+        "I" | "replace" => {
+            if let Batch::Args(_) = s.batch {
+                io.error("warning: options --max-args and --replace/-I/-i are mutually exclusive, ignoring previous --max-args value");
             }
-            Parsed::Opt { id, value } => (id, value),
-        };
-        let bytes = value.as_ref().map(|v| os_bytes(v).to_vec());
-        let text = bytes.as_ref().map(|b| String::from_utf8_lossy(b).into_owned()).unwrap_or_default();
-        match id {
-            "null" => mode = Mode::Delimited(0),
-            "arg-file" => arg_file = value,
-            "delimiter" => match delimiter(bytes.as_deref().unwrap_or(b"")) {
-                Some(d) => mode = Mode::Delimited(d),
-                None => {
-                    let _ = writeln!(io.stderr, "{}: Invalid input delimiter specification {}: the delimiter must be either a single character or an escape sequence starting with \\.", io.name, text);
-                    return 1;
-                }
-            },
-            "E" => eof = bytes.filter(|b| !b.is_empty()),
-            "eof" => eof = bytes.filter(|b| !b.is_empty()),
-            "I" | "replace" => {
-                if let Batch::Args(_) = s.batch {
-                    let _ = writeln!(io.stderr, "{}: warning: options --max-args and --replace/-I/-i are mutually exclusive, ignoring previous --max-args value", io.name);
-                }
-                s.replace = Some(bytes.filter(|b| !b.is_empty() || id == "I").unwrap_or_else(|| b"{}".to_vec()));
-                s.batch = Batch::Lines(1);
-                s.exit_if_too_long = true;
-            }
-            "L" | "max-lines" => {
-                let n = if id == "max-lines" && value.is_none() {
-                    1
-                } else {
-                    match count(io, &text, if id == "L" { "L" } else { "l" }, 1) {
-                        Ok(n) => n,
-                        Err(status) => return status,
-                    }
-                };
-                if let Batch::Args(_) = s.batch {
-                    let _ = writeln!(io.stderr, "{}: warning: options --max-args and -L are mutually exclusive, ignoring previous --max-args value", io.name);
-                }
-                if s.replace.take().is_some() {
-                    let _ = writeln!(io.stderr, "{}: warning: options --replace and -L are mutually exclusive, ignoring previous --replace value", io.name);
-                }
-                s.batch = Batch::Lines(n);
-                s.exit_if_too_long = true;
-            }
-            "max-args" => {
-                let n = match count(io, &text, "n", 1) {
-                    Ok(n) => n,
-                    Err(status) => return status,
-                };
-                if s.replace.take().is_some() {
-                    let _ = writeln!(io.stderr, "{}: warning: options --replace and --max-args/-n are mutually exclusive, ignoring previous --replace value", io.name);
-                } else if let Batch::Lines(_) = s.batch {
-                    let _ = writeln!(io.stderr, "{}: warning: options --max-lines and --max-args/-n are mutually exclusive, ignoring previous --max-lines value", io.name);
-                }
-                s.batch = Batch::Args(n);
-            }
-            "max-procs" => {
-                if let Err(status) = count(io, &text, "P", 0) {
-                    return status;
-                }
-            }
-            "no-run-if-empty" => s.no_run_if_empty = true,
-            "max-chars" => match count(io, &text, "s", 1) {
-                Ok(n) => {
-                    if n > ARG_LIMIT {
-                        let _ = writeln!(io.stderr, "{}: value {} for -s option should be <= {}", io.name, n, ARG_LIMIT);
-                    }
-                    s.max_chars = n.min(ARG_LIMIT);
-                }
-                Err(1) if text.parse::<u64>() == Ok(0) => {
-                    s.max_chars = 1;
-                }
-                Err(status) => return status,
-            },
-            "verbose" => s.verbose = true,
-            "exit" => s.exit_if_too_long = true,
-            "process-slot-var" => s.slot_var = value,
-            "show-limits" => show_limits = true,
-            "interactive" => return try_help(io, "option not supported in the sandbox: --interactive (there is no terminal to ask)"),
-            "open-tty" => return try_help(io, "option not supported in the sandbox: --open-tty"),
-            "help" => {
-                let _ = io.out(HELP.as_bytes());
-                return 0;
-            }
-            "version" => {
-                let _ = io.out(common::version_text("xargs").as_bytes());
-                return 0;
-            }
-            _ => {}
+            s.replace = Some(bytes.filter(|b| !b.is_empty() || id == "I").unwrap_or_else(|| b"{}".to_vec()));
+            s.batch = Batch::Lines(1);
+            s.exit_if_too_long = true;
         }
+        "L" | "max-lines" => {
+            let n = if id == "max-lines" && value.is_none() { 1 } else { count(&text, if id == "L" { "L" } else { "l" }, 1)? };
+            if let Batch::Args(_) = s.batch {
+                io.error("warning: options --max-args and -L are mutually exclusive, ignoring previous --max-args value");
+            }
+            if s.replace.take().is_some() {
+                io.error("warning: options --replace and -L are mutually exclusive, ignoring previous --replace value");
+            }
+            s.batch = Batch::Lines(n);
+            s.exit_if_too_long = true;
+        }
+        "max-args" => {
+            let n = count(&text, "n", 1)?;
+            if s.replace.take().is_some() {
+                io.error("warning: options --replace and --max-args/-n are mutually exclusive, ignoring previous --replace value");
+            } else if let Batch::Lines(_) = s.batch {
+                io.error("warning: options --max-lines and --max-args/-n are mutually exclusive, ignoring previous --max-lines value");
+            }
+            s.batch = Batch::Args(n);
+        }
+        "max-procs" => {
+            count(&text, "P", 0)?;
+        }
+        "no-run-if-empty" => s.no_run_if_empty = true,
+        "max-chars" => s.max_chars = max_chars(io, &text)?,
+        "verbose" => s.verbose = true,
+        "exit" => s.exit_if_too_long = true,
+        "process-slot-var" => s.slot_var = value,
+        "show-limits" => input.show_limits = true,
+        "interactive" => return Err(UError::usage(1, "option not supported in the sandbox: --interactive (there is no terminal to ask)")),
+        "open-tty" => return Err(UError::usage(1, "option not supported in the sandbox: --open-tty")),
+        _ => {}
     }
+    Ok(())
+}
+
+pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
+    let mut input = Input { mode: Mode::Blank, eof: None, arg_file: None, show_limits: false };
+    let mut s = Settings { command: Vec::new(), batch: Batch::None, replace: None, max_chars: DEFAULT_CHARS, exit_if_too_long: false, no_run_if_empty: false, verbose: false, slot_var: None, stdin_null: true };
+    let command = XARGS.operands(&args, io, &mut |io, id, value| option(io, &mut s, &mut input, id, value))?;
+    s.command = command.iter().map(|word| os_bytes(word).to_vec()).collect();
     if s.command.is_empty() {
         s.command.push(b"echo".to_vec());
     }
-    if show_limits {
+    if input.show_limits {
         let env: usize = std::env::vars_os().map(|(k, v)| os_bytes(&k).len() + os_bytes(&v).len() + 2).sum();
         let _ = write!(
             io.stderr,
@@ -252,40 +225,38 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> i32 {
             s.max_chars
         );
     }
-    if let Mode::Delimited(_) = mode {
-        eof = None;
-    }
+    let eof = match input.mode {
+        Mode::Delimited(_) => None,
+        Mode::Blank => input.eof,
+    };
     let mut file_reader;
-    let reader: &mut dyn BufRead = match &arg_file {
-        Some(name) if os_bytes(name) != b"-" => match std::fs::File::open(name) {
-            Ok(f) => {
-                s.stdin_null = false;
-                file_reader = BufReader::new(f);
-                &mut file_reader
-            }
-            Err(e) => {
-                let _ = writeln!(io.stderr, "{}: Cannot open input file \u{2018}{}\u{2019}: {}", io.name, name.to_string_lossy(), strerror(&e));
-                return 1;
-            }
-        },
+    let reader: &mut dyn BufRead = match &input.arg_file {
+        Some(name) if os_bytes(name) != b"-" => {
+            let file = std::fs::File::open(name).map_err(|e| UError::new(1, format!("Cannot open input file \u{2018}{}\u{2019}: {}", name.to_string_lossy(), strerror(&e))))?;
+            s.stdin_null = false;
+            file_reader = BufReader::new(file);
+            &mut file_reader
+        }
         _ => io.stdin,
     };
     let insert = s.replace.is_some();
-    let mut input = Reader::new(reader, mode, eof, insert);
-    let mut driver = Driver { s: &s, out: io.stdout, err: io.stderr, name: &io.name, status: 0, ran: false };
-    match driver.main(&mut input) {
-        Ok(()) => driver.status,
-        Err(Stop(status)) => status,
-    }
+    let mut items = Reader::new(reader, input.mode, eof, insert);
+    let mut driver = Driver { s: &s, out: io.stdout, trace: if s.verbose { Some(&mut *io.stderr) } else { None }, status: 0, ran: false };
+    driver.main(&mut items)?;
+    Ok(driver.status)
 }
 
 struct Driver<'s, 'o> {
     s: &'s Settings,
     out: &'o mut dyn Write,
-    err: &'o mut dyn Write,
-    name: &'o str,
+    /// Where -t prints each command; None without -t.
+    trace: Option<&'o mut dyn Write>,
     status: i32,
     ran: bool,
+}
+
+fn too_long() -> UError {
+    UError::new(1, "argument line too long")
 }
 
 fn size_of(args: &[Vec<u8>]) -> usize {
@@ -293,11 +264,10 @@ fn size_of(args: &[Vec<u8>]) -> usize {
 }
 
 impl<'s, 'o> Driver<'s, 'o> {
-    fn main(&mut self, input: &mut Reader) -> Result<(), Stop> {
+    fn main(&mut self, input: &mut Reader) -> Result<(), UError> {
         let base = size_of(&self.s.command);
         if base > self.s.max_chars {
-            let _ = writeln!(self.err, "{}: cannot fit single argument within argument list size limit", self.name);
-            return Err(Stop(1));
+            return Err(UError::new(1, "cannot fit single argument within argument list size limit"));
         }
         let mut args: Vec<Vec<u8>> = Vec::new();
         let mut size = base;
@@ -310,8 +280,7 @@ impl<'s, 'o> Driver<'s, 'o> {
                     if !args.is_empty() {
                         self.execute(&args)?;
                     }
-                    let _ = writeln!(self.err, "{}: {}", self.name, message);
-                    return Err(Stop(1));
+                    return Err(UError::new(1, message));
                 }
             };
             if self.s.replace.is_some() {
@@ -321,16 +290,14 @@ impl<'s, 'o> Driver<'s, 'o> {
             let Item { bytes, ends_line } = item;
             if size + bytes.len() + 1 > self.s.max_chars {
                 if args.is_empty() || (self.s.exit_if_too_long && self.s.batch != Batch::None) {
-                    let _ = writeln!(self.err, "{}: argument line too long", self.name);
-                    return Err(Stop(1));
+                    return Err(too_long());
                 }
                 self.execute(&args)?;
                 args.clear();
                 size = base;
                 lines = 0;
                 if size + bytes.len() + 1 > self.s.max_chars {
-                    let _ = writeln!(self.err, "{}: argument line too long", self.name);
-                    return Err(Stop(1));
+                    return Err(too_long());
                 }
             }
             size += bytes.len() + 1;
@@ -357,7 +324,7 @@ impl<'s, 'o> Driver<'s, 'o> {
     }
 
     /// -I: one command per item, the item replacing the marker in the initial arguments.
-    fn insert(&mut self, item: Item) -> Result<(), Stop> {
+    fn insert(&mut self, item: Item) -> Result<(), UError> {
         let marker = self.s.replace.clone().unwrap_or_default();
         let mut argv = Vec::with_capacity(self.s.command.len());
         for (k, word) in self.s.command.iter().enumerate() {
@@ -380,21 +347,20 @@ impl<'s, 'o> Driver<'s, 'o> {
             argv.push(out);
         }
         if size_of(&argv) > self.s.max_chars {
-            let _ = writeln!(self.err, "{}: argument line too long", self.name);
-            return Err(Stop(1));
+            return Err(too_long());
         }
         self.spawn(argv)
     }
 
-    fn execute(&mut self, args: &[Vec<u8>]) -> Result<(), Stop> {
+    fn execute(&mut self, args: &[Vec<u8>]) -> Result<(), UError> {
         let mut argv = self.s.command.clone();
         argv.extend_from_slice(args);
         self.spawn(argv)
     }
 
-    fn spawn(&mut self, argv: Vec<Vec<u8>>) -> Result<(), Stop> {
+    fn spawn(&mut self, argv: Vec<Vec<u8>>) -> Result<(), UError> {
         self.ran = true;
-        if self.s.verbose {
+        if let Some(trace) = self.trace.as_mut() {
             let mut line = Vec::new();
             for (i, a) in argv.iter().enumerate() {
                 if i > 0 {
@@ -403,7 +369,7 @@ impl<'s, 'o> Driver<'s, 'o> {
                 line.extend_from_slice(&shell_quote(a));
             }
             line.push(b'\n');
-            let _ = self.err.write_all(&line);
+            let _ = trace.write_all(&line);
         }
         let _ = self.out.flush();
         let program = String::from_utf8_lossy(&argv[0]).into_owned();
@@ -414,8 +380,7 @@ impl<'s, 'o> Driver<'s, 'o> {
         match cmd.run() {
             Ok(Exit::Code(0)) => Ok(()),
             Ok(Exit::Code(255)) => {
-                let _ = writeln!(self.err, "{}: {}: exited with status 255; aborting", self.name, program);
-                Err(Stop(124))
+                Err(UError::new(124, format!("{}: exited with status 255; aborting", program)))
             }
             // Any other status (the sandbox also reports signals as 128+N) counts as a
             // failed command, which GNU reports as 123 at the end.
@@ -424,12 +389,10 @@ impl<'s, 'o> Driver<'s, 'o> {
                 Ok(())
             }
             Ok(Exit::Signal(sig)) => {
-                let _ = writeln!(self.err, "{}: {}: terminated by signal {}", self.name, program, sig);
-                Err(Stop(125))
+                Err(UError::new(125, format!("{}: terminated by signal {}", program, sig)))
             }
             Err(e) => {
-                let _ = writeln!(self.err, "{}: {}: {}", self.name, program, strerror(&e));
-                Err(Stop(if e.kind() == std::io::ErrorKind::NotFound { 127 } else { 126 }))
+                Err(UError::io(if e.kind() == std::io::ErrorKind::NotFound { 127 } else { 126 }, program, &e))
             }
         }
     }

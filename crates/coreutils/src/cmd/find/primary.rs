@@ -61,12 +61,17 @@ fn emacs_to_ere(p: &[u8]) -> Vec<u8> {
     out
 }
 
-fn parse_number(text: &str) -> Option<(Cmp, u64)> {
-    let (cmp, digits) = match text.as_bytes().first() {
+/// A numeric argument's leading `+` (more than) or `-` (less than), and the rest.
+fn comparison(text: &str) -> (Cmp, &str) {
+    match text.as_bytes().first() {
         Some(b'+') => (Cmp::Greater, &text[1..]),
         Some(b'-') => (Cmp::Less, &text[1..]),
         _ => (Cmp::Equal, text),
-    };
+    }
+}
+
+fn parse_number(text: &str) -> Option<(Cmp, u64)> {
+    let (cmp, digits) = comparison(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
@@ -163,11 +168,7 @@ impl<'a> Parser<'a> {
     fn time(&mut self, name: &str, stamp: Stamp, minutes: bool) -> Result<Expr> {
         let v = self.arg(name)?;
         let text = String::from_utf8_lossy(v).into_owned();
-        let (cmp, digits) = match text.as_bytes().first() {
-            Some(b'+') => (Cmp::Greater, &text[1..]),
-            Some(b'-') => (Cmp::Less, &text[1..]),
-            _ => (Cmp::Equal, &text[..]),
-        };
+        let (cmp, digits) = comparison(&text);
         let n: f64 = match digits.parse::<f64>() {
             Ok(n) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit() || b == b'.') => n,
             _ => return err(format!("invalid argument `{}' to `{}'", text, name)),
@@ -275,24 +276,18 @@ impl<'a> Parser<'a> {
                     None => return err(format!("{} is not the name of an existing group", q(v))),
                 }
             }
-            "-uid" => {
+            "-uid" | "-gid" | "-links" | "-inum" => {
                 let (c, n) = self.numeric(&name)?;
-                Expr::Uid(c, n)
-            }
-            "-gid" => {
-                let (c, n) = self.numeric(&name)?;
-                Expr::Gid(c, n)
+                let test: fn(Cmp, u64) -> Expr = match name.as_str() {
+                    "-uid" => Expr::Uid,
+                    "-gid" => Expr::Gid,
+                    "-links" => Expr::Links,
+                    _ => Expr::Inum,
+                };
+                test(c, n)
             }
             "-nouser" => Expr::NoUser,
             "-nogroup" => Expr::NoGroup,
-            "-links" => {
-                let (c, n) = self.numeric(&name)?;
-                Expr::Links(c, n)
-            }
-            "-inum" => {
-                let (c, n) = self.numeric(&name)?;
-                Expr::Inum(c, n)
-            }
             "-samefile" => {
                 let m = self.reference(&name)?;
                 Expr::SameFile { dev: m.dev, ino: m.ino }
@@ -399,11 +394,7 @@ impl<'a> Parser<'a> {
     fn size(&mut self, name: &str) -> Result<Expr> {
         let v = self.arg(name)?;
         let text = String::from_utf8_lossy(v).into_owned();
-        let (cmp, rest) = match text.as_bytes().first() {
-            Some(b'+') => (Cmp::Greater, &text[1..]),
-            Some(b'-') => (Cmp::Less, &text[1..]),
-            _ => (Cmp::Equal, &text[..]),
-        };
+        let (cmp, rest) = comparison(&text);
         let digits_end = rest.bytes().position(|b| !b.is_ascii_digit()).unwrap_or(rest.len());
         let unit = match &rest[digits_end..] {
             "" | "b" => 512,
@@ -478,8 +469,9 @@ mod tests {
 
     #[test]
     fn emacs_regex_translation() {
-        assert_eq!(emacs_to_ere(b"\\(a\\|b\\)+"), b"(a|b)+".to_vec());
-        assert_eq!(emacs_to_ere(b"a(b)|{c}"), b"a\\(b\\)\\|\\{c\\}".to_vec());
-        assert_eq!(emacs_to_ere(b"[]()]x"), b"[]()]x".to_vec());
+        let cases: [(&[u8], &[u8]); 3] = [(b"\\(a\\|b\\)+", b"(a|b)+"), (b"a(b)|{c}", b"a\\(b\\)\\|\\{c\\}"), (b"[]()]x", b"[]()]x")];
+        for (emacs, ere) in cases {
+            assert_eq!(emacs_to_ere(emacs), ere.to_vec(), "{}", String::from_utf8_lossy(emacs));
+        }
     }
 }

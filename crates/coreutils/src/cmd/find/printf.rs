@@ -1,6 +1,7 @@
 //! -printf formats (compiled once: directives with flags, width and precision, escapes,
 //! strftime-style %Ak/%Ck/%Tk) and the -ls line, both as GNU find 4.9 writes them.
 
+use common::cformat::parse_head;
 use common::timefmt::{local_offset, Tm};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,28 +118,9 @@ pub fn compile_with_warnings(f: &[u8], warnings: &mut Vec<String>) -> Result<For
         if i >= f.len() {
             return Err("error: % at end of format string".to_string());
         }
-        let mut flags = Vec::new();
-        while i < f.len() && b"-+ #0".contains(&f[i]) {
-            flags.push(f[i]);
-            i += 1;
-        }
-        let mut width = None;
-        let ws = i;
-        while i < f.len() && f[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i > ws {
-            width = std::str::from_utf8(&f[ws..i]).ok().and_then(|s| s.parse().ok());
-        }
-        let mut precision = None;
-        if i < f.len() && f[i] == b'.' {
-            i += 1;
-            let ps = i;
-            while i < f.len() && f[i].is_ascii_digit() {
-                i += 1;
-            }
-            precision = Some(std::str::from_utf8(&f[ps..i]).ok().and_then(|s| s.parse().ok()).unwrap_or(0));
-        }
+        let head = parse_head(&f[i..], b"-+ #0");
+        let (flags, width, precision) = (head.flags.to_vec(), head.width, head.precision);
+        i += head.length;
         if i >= f.len() {
             return Err("error: % at end of format string".to_string());
         }
