@@ -121,6 +121,9 @@ pub enum Order {
 /// `--help` and `--version`, which every command declared by a [`Command`] accepts.
 const STANDARD: &str = "help version";
 
+/// What `{standard}` in a help text stands for: GNU's two lines for those options.
+const STANDARD_HELP: &str = "      --help        display this help and exit\n      --version     output version information and exit\n";
+
 /// A command's contract with the shared parser: its options, its help text and the exit
 /// status of a usage error. `Command::options` handles `--help`, `--version`, `--`, grouping,
 /// abbreviations and usage errors, so a command only handles its own options.
@@ -131,7 +134,8 @@ pub struct Command<'a> {
     pub spec: &'a [OptSpec],
     /// ... or, and, as one string read by [`table`].
     pub opts: &'static str,
-    /// What `--help` prints; `{name}` stands for the name the command was called by.
+    /// What `--help` prints; `{name}` stands for the name the command was called by and
+    /// `{standard}` for GNU's `--help` and `--version` lines.
     pub help: &'a str,
     /// GNU's status for a usage error: 1 for most tools, 2 for cmp/diff/grep/sort.
     pub usage_status: i32,
@@ -209,7 +213,7 @@ impl<'a> Command<'a> {
     }
 
     fn help_text(&self, io: &Io) -> String {
-        self.help.replace("{name}", &io.name)
+        self.help.replace("{name}", &io.name).replace("{standard}", STANDARD_HELP)
     }
 
     fn version_text(&self, io: &Io) -> String {
@@ -543,7 +547,7 @@ mod tests {
     }
 
     fn run_contract(args: &[&str]) -> (i32, String, String, Vec<Parsed>) {
-        const CMD: Command = Command { usage_status: 2, ..Command::compact("demo", OPTS, "Usage: {name} [OPTION]...\n") };
+        const CMD: Command = Command { usage_status: 2, ..Command::compact("demo", OPTS, "Usage: {name} [OPTION]...\n{standard}") };
         let (mut stdin, mut stdout, mut stderr) = (&b""[..], Vec::new(), Vec::new());
         let mut io = Io { name: "demo".into(), stdin: &mut stdin, stdout: &mut stdout, stderr: &mut stderr };
         let mut seen = Vec::new();
@@ -562,7 +566,7 @@ mod tests {
     fn contract_answers_help_version_and_usage_errors() {
         assert_eq!(run_contract(&["demo", "-a", "--help", "-z"]).0, 2, "a usage error anywhere wins, as getopt reads all first here");
         let (status, out, err, seen) = run_contract(&["demo", "-a", "--he", "x"]);
-        assert_eq!((status, out.as_str(), err.as_str()), (0, "Usage: demo [OPTION]...\n", ""));
+        assert_eq!((status, out.as_str(), err.as_str()), (0, &format!("Usage: demo [OPTION]...\n{}", STANDARD_HELP)[..], ""));
         assert_eq!(seen, vec![Parsed::Opt { id: "all", value: None }], "options after --help are not seen");
         let (status, out, _, _) = run_contract(&["demo", "--version"]);
         assert_eq!((status, out.as_str()), (0, "demo (Airlock coreutils) 0.1.0\n"));

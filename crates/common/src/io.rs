@@ -116,6 +116,23 @@ pub fn filter_inputs(io: &mut Io, files: &[std::ffi::OsString], filter: &mut dyn
     Ok(status)
 }
 
+/// Calls `f` with every block `reader` yields, as it yields them (checksums, counts).
+pub fn for_each_block(reader: &mut dyn BufRead, mut f: impl FnMut(&[u8])) -> io::Result<()> {
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(());
+        }
+        f(buf);
+        let n = buf.len();
+        reader.consume(n);
+    }
+}
+
 /// Calls `f` with each line (including its terminator, if any) read from `reader`, split
 /// at `delimiter` (b'\n', or 0 for -z). Stops early when `f` returns false.
 pub fn for_each_line(reader: &mut dyn BufRead, delimiter: u8, mut f: impl FnMut(&[u8]) -> io::Result<bool>) -> io::Result<()> {

@@ -32,6 +32,23 @@ pub fn shell_quote(word: &[u8]) -> Vec<u8> {
     out
 }
 
+/// How ls and stat quote a name their own test of safe bytes found unsafe: in single
+/// quotes, or, when it holds one, in double quotes with `"`, `$`, `` ` `` and `\` escaped.
+pub fn quote_name(name: &[u8]) -> Vec<u8> {
+    if !name.contains(&b'\'') {
+        return [b"'", name, b"'"].concat();
+    }
+    let mut out = vec![b'"'];
+    for c in name {
+        if b"\"$`\\".contains(c) {
+            out.push(b'\\');
+        }
+        out.push(*c);
+    }
+    out.push(b'"');
+    out
+}
+
 /// `shell_quote` as a String (lossy for invalid UTF-8), for format! messages.
 pub fn shell_quote_str(word: &[u8]) -> String {
     String::from_utf8_lossy(&shell_quote(word)).into_owned()
@@ -51,5 +68,7 @@ mod tests {
         assert_eq!(shell_quote(b""), b"''".to_vec());
         assert_eq!(shell_quote(b"#x"), b"'#x'".to_vec());
         assert_eq!(shell_quote(b"x#"), b"x#".to_vec());
+        assert_eq!(quote_name(b"a b"), b"'a b'".to_vec());
+        assert_eq!(quote_name(b"it's $x"), b"\"it's \\$x\"".to_vec());
     }
 }

@@ -13,6 +13,15 @@ pub enum SizeError {
 /// `Y`, `R`, `Q` (powers of 1024), each optionally followed by `B` (powers of 1000) or `iB`.
 pub const HEAD_SUFFIXES: &str = "bkKmMGTPEZYRQ0";
 
+/// `--block-size=SIZE` of df and du: a size above 0 with [`HEAD_SUFFIXES`], else GNU's
+/// `invalid --block-size argument 'SIZE'`.
+pub fn block_size(text: &str) -> Result<u64, crate::UError> {
+    match parse_size(text, HEAD_SUFFIXES) {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(crate::UError::new(1, format!("invalid --block-size argument {}", crate::io::quote(text.as_ref())))),
+    }
+}
+
 /// Parses an unsigned decimal number (leading blanks allowed, as strtoumax does) followed by
 /// at most one suffix from `valid` (a `0` in `valid` enables the `KB`/`KiB` forms).
 pub fn parse_size(text: &str, valid: &str) -> Result<u64, SizeError> {

@@ -8,7 +8,7 @@ use common::{Command, Io, UError};
 
 const SPEC: &str = "multiple,a suffix,s: zero,z";
 
-const HELP: &str = "Usage: {name} NAME [SUFFIX]\n  or:  {name} OPTION... NAME...\nPrint NAME with any leading directory components removed.\nIf specified, also remove a trailing SUFFIX.\n\n  -a, --multiple       support multiple arguments and treat each as a NAME\n  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a\n  -z, --zero           end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} NAME [SUFFIX]\n  or:  {name} OPTION... NAME...\nPrint NAME with any leading directory components removed.\nIf specified, also remove a trailing SUFFIX.\n\n  -a, --multiple       support multiple arguments and treat each as a NAME\n  -s, --suffix=SUFFIX  remove a trailing SUFFIX; implies -a\n  -z, --zero           end each output line with NUL, not newline\n{standard}";
 
 const BASENAME: Command = Command::compact("basename", SPEC, HELP).operands_between(1, usize::MAX);
 

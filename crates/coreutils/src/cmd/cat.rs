@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{Command, Parsed};
+use common::args::Command;
 use common::io::{filter_inputs, Failure};
 use common::{Io, UError};
 
@@ -30,9 +30,7 @@ With no FILE, or when FILE is -, read standard input.
   -T, --show-tabs          display TAB characters as ^I
   -u                       (ignored)
   -v, --show-nonprinting   use ^ and M- notation, except for LFD and TAB
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 #[derive(Default)]
 struct Options {
@@ -71,18 +69,14 @@ struct State {
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut o = Options::default();
-    let mut files = Vec::new();
-    CAT.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Operand(f) => files.push(f),
-            // -A, -e and -t stand for groups of the others.
-            Parsed::Opt { id, .. } => o.set(match id {
-                "A" => "vET",
-                "e" => "vE",
-                "t" => "vT",
-                other => other,
-            }),
-        }
+    let mut files = CAT.operands(&args, io, &mut |_, id, _| {
+        // -A, -e and -t stand for groups of the others.
+        o.set(match id {
+            "A" => "vET",
+            "e" => "vE",
+            "t" => "vT",
+            other => other,
+        });
         Ok(())
     })?;
     if o.nonblank {

@@ -27,9 +27,7 @@ With --reference, change the mode of each FILE to that of RFILE.
       --preserve-root    fail to operate recursively on '/'
       --reference=RFILE  use RFILE's mode instead of MODE values
   -R, --recursive        change files and directories recursively
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 Each MODE is of the form '[ugoa]*([-+=]([rwxXst]*|[ugo]))+|[-+=][0-7]+'.
 ";
 

@@ -6,27 +6,10 @@ use std::ffi::OsString;
 use std::io::{self, BufRead};
 
 use common::args::{os_bytes, Command};
-use common::io::open_input;
+use common::io::{for_each_block, open_input};
 use common::{strerror, Io, UError};
 
 use super::cmd_md5sum::{self as digest, Algo, Opts};
-
-/// Calls `f` with every block `reader` yields.
-pub fn for_each_block(reader: &mut dyn BufRead, mut f: impl FnMut(&[u8])) -> io::Result<()> {
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(());
-        }
-        f(buf);
-        let n = buf.len();
-        reader.consume(n);
-    }
-}
 
 fn crc_table() -> [u32; 256] {
     let mut table = [0u32; 256];
@@ -232,9 +215,7 @@ The following five options are useful only when verifying checksums:
       --strict          exit non-zero for improperly formatted checksum lines
   -w, --warn            warn about improperly formatted checksum lines
 
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 DIGEST determines the digest algorithm and default output format:
   sysv      (equivalent to sum -s)
   bsd       (equivalent to sum -r)

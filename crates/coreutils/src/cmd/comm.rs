@@ -33,9 +33,7 @@ and column three contains lines common to both files.
       --output-delimiter=STR  separate columns with STR
       --total             output a summary
   -z, --zero-terminated   line delimiter is NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 /// `--check-order` / `--nocheck-order`, as comm and join (`super::cmd_comm`) read them.
 #[derive(PartialEq, Eq, Clone, Copy)]

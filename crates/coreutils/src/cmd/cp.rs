@@ -48,9 +48,7 @@ Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY.
                                  than the destination file or when the
                                  destination file is missing
   -v, --verbose                explain what is being done
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Deref {

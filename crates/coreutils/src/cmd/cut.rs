@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
-use common::args::{os_bytes, Command, Parsed};
+use common::args::{os_bytes, Command};
 use common::io::{filter_inputs, Failure};
 use common::{Io, UError};
 
@@ -31,9 +31,7 @@ With no FILE, or when FILE is -, read standard input.
       --output-delimiter=STRING  use STRING as the output delimiter
                             the default is to use the input delimiter
   -z, --zero-terminated   line delimiter is NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 Each LIST is made up of one range, or many ranges separated by commas.
 Selected input is written in the same order that it is read, and is written
 exactly once.  Each range is one of:
@@ -137,15 +135,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut only_delimited = false;
     let mut complemented = false;
     let mut line_end = b'\n';
-    let mut files = Vec::new();
-    CUT.options(&args, io, &mut |_, p| {
-        let (id, value) = match p {
-            Parsed::Operand(f) => {
-                files.push(f);
-                return Ok(());
-            }
-            Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
-        };
+    let mut files = CUT.operands(&args, io, &mut |_, id, value| {
+        let value = value.unwrap_or_default();
         match id {
             "b" | "c" | "f" => {
                 if list.is_some() {

@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use common::args::{self, Command};
 use common::fsops::{fs_usage, FsUsage};
 use common::human::human_size;
-use common::io::quote;
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "all,a block-size,B: human-readable,h si=H si inodes,i k m local,l no-sync sync output:: portability,P total type,t: print-type,T exclude-type,x:";
 
@@ -32,9 +31,7 @@ or all file systems by default.
   -t, --type=TYPE       limit listing to file systems of type TYPE
   -T, --print-type      print file system type
   -x, --exclude-type=TYPE   limit listing to file systems not of type TYPE
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 struct Mount {
     source: String,
@@ -46,26 +43,14 @@ struct Mount {
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let (mut human, mut block_size, mut inodes, mut print_type, mut total, mut all, mut posix) = (None, 1024u64, false, false, false, false, false);
     let (mut only_types, mut skip_types) = (Vec::new(), Vec::new());
-    let mut files = Vec::new();
-    DF.options(&args, io, &mut |_, p| {
-        let (id, value) = match p {
-            Parsed::Opt { id, value } => (id, value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default()),
-            Parsed::Operand(f) => {
-                files.push(f);
-                return Ok(());
-            }
-        };
+    let files = DF.operands(&args, io, &mut |_, id, value| {
+        let value = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
         match id {
             "all" => all = true,
-            "block-size" => match common::size::parse_size(&value, "bkKmMGTPEZYRQ0") {
-                Ok(n) if n > 0 => {
-                    block_size = n;
-                    human = None;
-                }
-                _ => {
-                    return Err(UError::new(1, format!("invalid --block-size argument {}", quote(value.as_ref()))));
-                }
-            },
+            "block-size" => {
+                block_size = common::size::block_size(&value)?;
+                human = None;
+            }
             "human-readable" => human = Some(1024),
             "si" => human = Some(1000),
             "inodes" => inodes = true,

@@ -8,7 +8,7 @@ use common::{Command, Io, UError};
 
 const SPEC: &str = "zero,z";
 
-const HELP: &str = "Usage: {name} [OPTION] NAME...\nOutput each NAME with its last non-slash component and trailing slashes\nremoved; if NAME contains no /'s, output '.' (meaning the current directory).\n\n  -z, --zero     end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [OPTION] NAME...\nOutput each NAME with its last non-slash component and trailing slashes\nremoved; if NAME contains no /'s, output '.' (meaning the current directory).\n\n  -z, --zero     end each output line with NUL, not newline\n{standard}";
 
 const DIRNAME: Command = Command::compact("dirname", SPEC, HELP).operands_between(1, usize::MAX);
 

@@ -10,7 +10,7 @@ use common::fnmatch::{fnmatch, FnFlags};
 use common::human::human_size;
 use common::io::quote;
 use common::targets::join;
-use common::{strerror, Io, Parsed, UError};
+use common::{strerror, Io, UError};
 
 const SPEC: &str = "null,0 all,a apparent-size block-size,B: bytes,b total,c dereference-args,D dereference-args=H max-depth,d: human-readable,h si inodes k dereference,L m no-dereference,P separate-dirs,S summarize,s one-file-system,x exclude-from,X: exclude: threshold,t: time::";
 
@@ -44,9 +44,7 @@ Summarize device usage of the set of FILEs, recursively for directories.
                           or entries greater than SIZE if negative
   -x, --one-file-system    skip directories on different file systems
       --exclude=PATTERN    exclude files that match PATTERN
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 struct Options {
     all: bool,
@@ -65,15 +63,8 @@ struct Options {
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut o = Options { all: false, apparent: false, block_size: 1024, human: None, max_depth: None, separate: false, deref_all: false, deref_args: false, threshold: 0, exclude: Vec::new(), eol: b'\n' };
     let (mut summarize, mut total) = (false, false);
-    let mut files = Vec::new();
-    DU.options(&args, io, &mut |_, p| {
-        let (id, value) = match p {
-            Parsed::Opt { id, value } => (id, value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default()),
-            Parsed::Operand(f) => {
-                files.push(f);
-                return Ok(());
-            }
-        };
+    let mut files = DU.operands(&args, io, &mut |_, id, value| {
+        let value = value.map(|v| v.to_string_lossy().into_owned()).unwrap_or_default();
         match id {
             "null" => o.eol = 0,
             "all" => o.all = true,
@@ -83,15 +74,10 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                 o.block_size = 1;
                 o.human = None;
             }
-            "block-size" => match common::size::parse_size(&value, "bkKmMGTPEZYRQ0") {
-                Ok(n) if n > 0 => {
-                    o.block_size = n;
-                    o.human = None;
-                }
-                _ => {
-                    return Err(UError::new(1, format!("invalid --block-size argument {}", quote(value.as_ref()))));
-                }
-            },
+            "block-size" => {
+                o.block_size = common::size::block_size(&value)?;
+                o.human = None;
+            }
             "total" => total = true,
             "dereference-args" => o.deref_args = true,
             "dereference" => o.deref_all = true,

@@ -4,13 +4,13 @@
 
 use std::ffi::OsString;
 
-use common::args::{os_bytes, Parsed};
+use common::args::os_bytes;
 use common::tabstops::{pump, take_obsolete, Failure, TabStops};
 use common::{Command, Io, UError};
 
 const SPEC: &str = "initial,i tabs,t:";
 
-const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert tabs in each FILE to spaces, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -i, --initial    do not convert tabs after non blanks\n  -t, --tabs=N     have tabs N characters apart, not 8\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert tabs in each FILE to spaces, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -i, --initial    do not convert tabs after non blanks\n  -t, --tabs=N     have tabs N characters apart, not 8\n  -t, --tabs=LIST  use comma separated list of tab positions.\n{standard}";
 
 const EXPAND: Command = Command::compact("expand", SPEC, HELP);
 
@@ -33,17 +33,11 @@ pub(crate) fn tab_options(mut args: Vec<OsString>, io: &mut Io, command: &Comman
     for s in obsolete {
         stops.add(s);
     }
-    let mut files: Vec<OsString> = Vec::new();
-    command.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Opt { id, value } => {
-                if id == "tabs" {
-                    stops.parse(os_bytes(&value.unwrap_or_default())).map_err(|message| UError::new(1, message))?;
-                }
-                flag(id);
-            }
-            Parsed::Operand(f) => files.push(f),
+    let mut files = command.operands(&args, io, &mut |_, id, value| {
+        if id == "tabs" {
+            stops.parse(os_bytes(&value.unwrap_or_default())).map_err(|message| UError::new(1, message))?;
         }
+        flag(id);
         Ok(())
     })?;
     stops.finish().map_err(|message| UError::new(1, message))?;

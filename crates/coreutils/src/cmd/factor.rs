@@ -14,7 +14,7 @@ use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[];
 
-const HELP: &str = "Usage: {name} [NUMBER]...\n  or:  {name} OPTION\nPrint the prime factors of each specified integer NUMBER.  If none\nare specified on the command line, read them from standard input.\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [NUMBER]...\n  or:  {name} OPTION\nPrint the prime factors of each specified integer NUMBER.  If none\nare specified on the command line, read them from standard input.\n\n{standard}";
 
 const FACTOR: Command = Command::new("factor", SPEC, HELP);
 

@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
-use common::args::{self, os_bytes, Command, Parsed};
+use common::args::{self, os_bytes, Command};
 use common::io::{filter_inputs, quote, Failure};
 use common::{Io, UError};
 
@@ -21,9 +21,7 @@ With no FILE, or when FILE is -, read standard input.
   -b, --bytes         count bytes rather than columns
   -s, --spaces        break at spaces
   -w, --width=WIDTH   use WIDTH columns instead of 80
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 /// Turns the obsolete `-N` width form into `-w N`.
 fn expand_obsolete(args: &[OsString]) -> Vec<OsString> {
@@ -49,24 +47,20 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut bytes = false;
     let mut spaces = false;
     let mut width = 80usize;
-    let mut files = Vec::new();
-    FOLD.options_after_name(&expanded, io, &mut |_, p| {
-        match p {
-            Parsed::Operand(f) => files.push(f),
-            Parsed::Opt { id, value } => match id {
-                "b" => bytes = true,
-                "s" => spaces = true,
-                "w" => {
-                    let v = value.unwrap_or_default();
-                    match v.to_str().and_then(|s| s.parse::<usize>().ok()).filter(|n| *n > 0) {
-                        Some(n) => width = n,
-                        None => {
-                            return Err(UError::new(1, format!("invalid number of columns: {}", quote(&v))));
-                        }
+    let mut files = FOLD.operands_after_name(&expanded, io, &mut |_, id, value| {
+        match id {
+            "b" => bytes = true,
+            "s" => spaces = true,
+            "w" => {
+                let v = value.unwrap_or_default();
+                match v.to_str().and_then(|s| s.parse::<usize>().ok()).filter(|n| *n > 0) {
+                    Some(n) => width = n,
+                    None => {
+                        return Err(UError::new(1, format!("invalid number of columns: {}", quote(&v))));
                     }
                 }
-                _ => {}
-            },
+            }
+            _ => {}
         }
         Ok(())
     })?;

@@ -31,9 +31,7 @@ With no FILE, or when FILE is -, read standard input.
   -q, --quiet, --silent    never print headers giving file names
   -v, --verbose            always print headers giving file names
   -z, --zero-terminated    line delimiter is NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 NUM may have a multiplier suffix:
 b 512, kB 1000, K 1024, MB 1000*1000, M 1024*1024,
 GB 1000*1000*1000, G 1024*1024*1024, and so on for T, P, E, Z, Y, R, Q.

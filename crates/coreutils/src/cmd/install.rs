@@ -41,9 +41,7 @@ locations you choose.
   -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY
   -T, --no-target-directory  treat DEST as a normal file
   -v, --verbose       print the name of each created file or directory
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 struct Options {
     mode: u32,

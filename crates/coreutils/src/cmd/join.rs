@@ -40,9 +40,7 @@ When FILE1 or FILE2 (not both) is -, read standard input.
       --header      treat the first line in each file as field headers,
                       print them without trying to pair them
   -z, --zero-terminated     line delimiter is NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 
 /// A line and its fields (byte ranges).

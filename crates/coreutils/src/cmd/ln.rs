@@ -34,9 +34,7 @@ Create hard links by default, symbolic links with --symbolic.
                                 the links
   -T, --no-target-directory   treat LINK_NAME as a normal file always
   -v, --verbose               print name of each linked file
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     const IMPLEMENTED: [&str; 7] = ["force", "no-dereference", "relative", "symbolic", "verbose", "logical", "physical"];

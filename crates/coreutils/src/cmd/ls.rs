@@ -73,9 +73,7 @@ Sort entries alphabetically if none of -cftuvSUX nor --sort is specified.
   -x                         list entries by lines instead of by columns
   -X                         sort alphabetically by entry extension
   -1                         list one file per line
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 Exit status:
  0  if OK,
  1  if minor problems (e.g., cannot access subdirectory),

@@ -9,7 +9,7 @@ use std::ffi::{OsStr, OsString};
 use std::io::{self, BufRead};
 
 use common::args::{os_bytes, Parsed};
-use common::io::open_input;
+use common::io::{for_each_block, open_input};
 use common::{strerror, Command, Io, UError};
 use sha2::digest::DynDigest;
 
@@ -72,19 +72,7 @@ impl Algo {
 /// Hashes everything `reader` yields and returns the digest in lowercase hex.
 pub fn hex_digest(algo: Algo, reader: &mut dyn BufRead) -> io::Result<String> {
     let mut hasher = algo.hasher();
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            break;
-        }
-        hasher.update(buf);
-        let n = buf.len();
-        reader.consume(n);
-    }
+    for_each_block(reader, |buf| hasher.update(buf))?;
     let digest = hasher.finalize();
     let mut hex = String::with_capacity(digest.len() * 2);
     for b in digest.iter() {

@@ -20,9 +20,7 @@ Create the DIRECTORY(ies), if they do not already exist.
   -p, --parents     no error if existing, make parent directories as needed,
                     with their file modes unaffected by any -m option
   -v, --verbose     print a message for each created directory
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     // As GNU's mkdir, the mode (the last -m) is read after the options.

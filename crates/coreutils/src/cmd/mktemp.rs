@@ -34,9 +34,7 @@ Files are created u+rw, and directories u+rwx, minus umask restrictions.
   -t                  interpret TEMPLATE as a single file name component,
                         relative to a directory: $TMPDIR, if set; else the
                         directory specified via -p; else /tmp [deprecated]
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 

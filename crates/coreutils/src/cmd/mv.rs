@@ -30,9 +30,7 @@ Rename SOURCE to DEST, or move SOURCE(s) to DIRECTORY.
                                  than the destination file or when the
                                  destination file is missing
   -v, --verbose                explain what is being done
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let mut seen = MV.seen(&args, io)?;

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io::{BufRead, Write};
 
-use common::args::{self, os_bytes, Command, Parsed};
+use common::args::{self, os_bytes, Command};
 use common::io::{filter_inputs, quote, Failure};
 use common::regex::{Flags, Flavor, Regex};
 use common::{Io, UError};
@@ -29,9 +29,7 @@ With no FILE, or when FILE is -, read standard input.
   -s, --number-separator=STRING   add STRING after (possible) line number
   -v, --starting-line-number=NUMBER  first line number for each section
   -w, --number-width=NUMBER       use NUMBER columns for line numbers
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 Default options are: -bt -d'\\:' -fn -hn -i1 -l1 -n'rn' -s<TAB> -v1 -w6
 
 CC are two delimiter characters used to construct logical page delimiters;
@@ -114,15 +112,8 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         start: 1,
         width: 6,
     };
-    let mut files = Vec::new();
-    NL.options(&args, io, &mut |_, p| {
-        let (id, value) = match p {
-            Parsed::Operand(f) => {
-                files.push(f);
-                return Ok(());
-            }
-            Parsed::Opt { id, value } => (id, value.unwrap_or_default()),
-        };
+    let mut files = NL.operands(&args, io, &mut |_, id, value| {
+        let value = value.unwrap_or_default();
         let bytes = os_bytes(&value);
         let result: Result<(), String> = match id {
             "h" => parse_style(bytes, "header").map(|s| c.styles[0] = s),

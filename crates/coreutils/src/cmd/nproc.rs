@@ -9,7 +9,7 @@ use common::{Command, Io, UError};
 
 const SPEC: &str = "all ignore:";
 
-const HELP: &str = "Usage: {name} [OPTION]...\nPrint the number of processing units available to the current process,\nwhich may be less than the number of online processors\n\n      --all      print the number of installed processors\n      --ignore=N  if possible, exclude N processing units\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [OPTION]...\nPrint the number of processing units available to the current process,\nwhich may be less than the number of online processors\n\n      --all      print the number of installed processors\n      --ignore=N  if possible, exclude N processing units\n{standard}";
 
 const NPROC: Command = Command::compact("nproc", SPEC, HELP).operands_between(0, 0);
 

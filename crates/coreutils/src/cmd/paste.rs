@@ -21,9 +21,7 @@ With no FILE, or when FILE is -, read standard input.
   -d, --delimiters=LIST   reuse characters from LIST instead of TABs
   -s, --serial            paste one file at a time instead of in parallel
   -z, --zero-terminated    line delimiter is NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 /// The -d list: each entry is one byte, or empty for `\0`.
 fn parse_delimiters(list: &[u8]) -> Result<Vec<Option<u8>>, String> {

@@ -8,7 +8,7 @@ use common::{Command, Io, UError};
 
 const SPEC: &str = "null,0";
 
-const HELP: &str = "Usage: {name} [OPTION]... [VARIABLE]...\nPrint the values of the specified environment VARIABLE(s).\nIf no VARIABLE is specified, print name and value pairs for them all.\n\n  -0, --null     end each output line with NUL, not newline\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [OPTION]... [VARIABLE]...\nPrint the values of the specified environment VARIABLE(s).\nIf no VARIABLE is specified, print name and value pairs for them all.\n\n  -0, --null     end each output line with NUL, not newline\n{standard}";
 
 const PRINTENV: Command = Command { usage_status: 2, order: Order::Permute, ..Command::compact("printenv", SPEC, HELP) };
 

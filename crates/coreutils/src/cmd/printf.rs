@@ -12,7 +12,7 @@ use common::cnum;
 use common::io::quote;
 use common::{Command, Io, UError};
 
-const HELP: &str = "Usage: {name} FORMAT [ARGUMENT]...\n  or:  {name} OPTION\nPrint ARGUMENT(s) according to FORMAT, or execute according to OPTION:\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} FORMAT [ARGUMENT]...\n  or:  {name} OPTION\nPrint ARGUMENT(s) according to FORMAT, or execute according to OPTION:\n\n{standard}";
 
 const PRINTF: Command = Command::compact("printf", "", HELP).operands_between(1, usize::MAX);
 

@@ -10,7 +10,7 @@ use common::{strerror, Command, Io, UError};
 
 const SPEC: &str = "logical,L physical,P";
 
-const HELP: &str = "Usage: {name} [OPTION]...\nPrint the full filename of the current working directory.\n\n  -L, --logical   use PWD from environment, even if it contains symlinks\n  -P, --physical  avoid all symlinks\n      --help        display this help and exit\n      --version     output version information and exit\n\nIf no option is specified, -P is assumed.\n";
+const HELP: &str = "Usage: {name} [OPTION]...\nPrint the full filename of the current working directory.\n\n  -L, --logical   use PWD from environment, even if it contains symlinks\n  -P, --physical  avoid all symlinks\n{standard}\nIf no option is specified, -P is assumed.\n";
 
 const PWD: Command = Command::compact("pwd", SPEC, HELP);
 

@@ -28,9 +28,7 @@ Print value of a symbolic link or canonical file name
   -s, --silent                  suppress most error messages (on by default)
   -v, --verbose                 report error messages
   -z, --zero                    end each output line with NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let seen = READLINK.seen(&args, io)?;

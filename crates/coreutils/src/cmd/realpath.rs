@@ -25,9 +25,7 @@ all but the last component must exist
       --relative-base=DIR      print absolute paths unless paths below DIR
   -s, --strip, --no-symlinks   don't expand symlinks
   -z, --zero                   end each output line with NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let seen = REALPATH.seen(&args, io)?;

@@ -26,9 +26,7 @@ Remove (unlink) the FILE(s).
   -r, -R, --recursive   remove directories and their contents recursively
   -d, --dir             remove empty directories
   -v, --verbose         explain what is being done
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 struct Options {
     force: bool,

@@ -20,9 +20,7 @@ Remove the DIRECTORY(ies), if they are empty.
   -p, --parents     remove DIRECTORY and its ancestors; e.g., 'rmdir -p a/b'
                     is similar to 'rmdir a/b a'
   -v, --verbose     output a diagnostic for every directory processed
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let seen = RMDIR.seen(&args, io)?;

@@ -9,7 +9,7 @@ use common::duration::parse_duration;
 use common::io::quote;
 use common::{Command, Io, UError};
 
-const HELP: &str = "Usage: {name} NUMBER[SUFFIX]...\n  or:  {name} OPTION\nPause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),\n'm' for minutes, 'h' for hours or 'd' for days.  NUMBER need not be an\ninteger.  Given two or more arguments, pause for the amount of time\nspecified by the sum of their values.\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} NUMBER[SUFFIX]...\n  or:  {name} OPTION\nPause for NUMBER seconds.  SUFFIX may be 's' for seconds (the default),\n'm' for minutes, 'h' for hours or 'd' for days.  NUMBER need not be an\ninteger.  Given two or more arguments, pause for the amount of time\nspecified by the sum of their values.\n\n{standard}";
 
 const SLEEP: Command = Command::compact("sleep", "", HELP).operands_between(1, usize::MAX);
 

@@ -62,9 +62,7 @@ Other options:
   -u, --unique              with -c, check for strict ordering;
                               without -c, output only the first of an equal run
   -z, --zero-terminated     line delimiter is NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 KEYDEF is F[.C][OPTS][,F[.C][OPTS]] for start and stop position, where F is a
 field number and C a character position in the field; both are origin 1, and
 the stop position defaults to the line's end.  OPTS is one or more single-letter

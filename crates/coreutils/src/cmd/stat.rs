@@ -25,9 +25,7 @@ Display file or file system status.
                           and do not output a mandatory trailing newline;
                           if you want a newline, include \\n in FORMAT
   -t, --terse           print the information in terse form
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 The valid format sequences for files (without --file-system):
 
   %a   permission bits in octal
@@ -287,18 +285,7 @@ fn shell_quote(name: &[u8], always: bool) -> Vec<u8> {
     if safe && !always {
         return name.to_vec();
     }
-    if !name.contains(&b'\'') {
-        return [b"'", name, b"'"].concat();
-    }
-    let mut out = vec![b'"'];
-    for c in name {
-        if b"\"$`\\".contains(c) {
-            out.push(b'\\');
-        }
-        out.push(*c);
-    }
-    out.push(b'"');
-    out
+    common::quotearg::quote_name(name)
 }
 
 fn time_field(ns: i128, human: bool, precision: Option<usize>) -> Field {

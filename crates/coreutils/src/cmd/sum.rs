@@ -10,7 +10,7 @@ use super::cmd_md5sum::Algo;
 
 const SPEC: &str = "bsd=r sysv,s";
 
-const HELP: &str = "Usage: sum [OPTION]... [FILE]...\nPrint or check BSD (16-bit) checksums.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -r              use BSD sum algorithm (the default), use 1K blocks\n  -s, --sysv      use System V sum algorithm, use 512 bytes blocks\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: sum [OPTION]... [FILE]...\nPrint or check BSD (16-bit) checksums.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -r              use BSD sum algorithm (the default), use 1K blocks\n  -s, --sysv      use System V sum algorithm, use 512 bytes blocks\n{standard}";
 
 const SUM: Command = Command::compact("", SPEC, HELP);
 

@@ -21,9 +21,7 @@ With no FILE, or when FILE is -, read standard input.
   -b, --before             attach the separator before instead of after
   -r, --regex              interpret the separator as a regular expression
   -s, --separator=STRING   use STRING as the separator instead of newline
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 enum Separator {
     Bytes(Vec<u8>),

@@ -42,9 +42,7 @@ With no FILE, or when FILE is -, read standard input.
                              (default 1.0) between iterations
   -v, --verbose            always output headers giving file names
   -z, --zero-terminated    line delimiter is NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 In the sandbox, -f follows until the run's deadline.
 ";
 

@@ -13,7 +13,7 @@ use common::{strerror, Command, Io, UError};
 
 const SPEC: &str = "append,a ignore-interrupts,i nopipe=p output-error::";
 
-const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nCopy standard input to each FILE, and also to standard output.\n\n  -a, --append              append to the given FILEs, do not overwrite\n  -i, --ignore-interrupts   ignore interrupt signals\n  -p                        operate in a more appropriate MODE with pipes.\n      --output-error[=MODE]   set behavior on write error.  See MODE below\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nCopy standard input to each FILE, and also to standard output.\n\n  -a, --append              append to the given FILEs, do not overwrite\n  -i, --ignore-interrupts   ignore interrupt signals\n  -p                        operate in a more appropriate MODE with pipes.\n      --output-error[=MODE]   set behavior on write error.  See MODE below\n{standard}";
 
 const TEE: Command = Command::compact("tee", SPEC, HELP);
 

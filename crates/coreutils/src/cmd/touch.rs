@@ -32,9 +32,7 @@ is supplied.
       --time=WORD        change the specified time:
                            WORD is access, atime, or use: equivalent to -a
                            WORD is modify or mtime: equivalent to -m
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let time_word = |value: Option<&OsString>| value.and_then(|v| v.to_str()).unwrap_or("").to_string();

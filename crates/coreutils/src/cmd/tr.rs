@@ -26,9 +26,7 @@ characters ARRAY1 and ARRAY2 that control the action.
                             that is listed in the last specified ARRAY,
                             with a single occurrence of that character
   -t, --truncate-set1     first truncate ARRAY1 to length of ARRAY2
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 ARRAYs are specified as strings of characters.  Most represent themselves.
 Interpreted sequences are:
 

@@ -26,9 +26,7 @@ Mandatory arguments to long options are mandatory for short options too.
   -o, --io-blocks        treat SIZE as number of IO blocks instead of bytes
   -r, --reference=RFILE  base size on RFILE
   -s, --size=SIZE        set or adjust the file size by SIZE bytes
-      --help        display this help and exit
-      --version     output version information and exit
-
+{standard}
 The SIZE argument is an integer and optional unit (example: 10K is 10*1024).
 Units are K,M,G,T,P,E,Z,Y,R,Q (powers of 1024) or KB,MB,... (powers of 1000).
 Binary prefixes can be used, too: KiB=K, MiB=M, and so on.

@@ -11,7 +11,7 @@ use super::cmd_expand::{convert_files, tab_options};
 
 const SPEC: &str = "all,a first-only tabs,t:";
 
-const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert blanks in each FILE to tabs, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -a, --all        convert all blanks, instead of just initial blanks\n      --first-only  convert only leading sequences of blanks (overrides -a)\n  -t, --tabs=N     have tabs N characters apart instead of 8 (enables -a)\n  -t, --tabs=LIST  use comma separated list of tab positions.\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [OPTION]... [FILE]...\nConvert blanks in each FILE to tabs, writing to standard output.\n\nWith no FILE, or when FILE is -, read standard input.\n\n  -a, --all        convert all blanks, instead of just initial blanks\n      --first-only  convert only leading sequences of blanks (overrides -a)\n  -t, --tabs=N     have tabs N characters apart instead of 8 (enables -a)\n  -t, --tabs=LIST  use comma separated list of tab positions.\n{standard}";
 
 const UNEXPAND: Command = Command::compact("unexpand", SPEC, HELP);
 

@@ -6,13 +6,13 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, Write};
 
-use common::args::{self, os_bytes, Command, Parsed};
+use common::args::{self, os_bytes, Command};
 use common::io::{open_input, quote};
 use common::{strerror, Io, UError};
 
 const SPEC: &str = "c,count d,repeated D all-repeated:: f,skip-fields: group:: i,ignore-case s,skip-chars: u,unique z,zero-terminated w,check-chars:";
 
-const UNIQ: Command = Command::compact("uniq", SPEC, HELP);
+const UNIQ: Command = Command::compact("uniq", SPEC, HELP).operands_between(0, 2);
 
 const HELP: &str = "Usage: uniq [OPTION]... [INPUT [OUTPUT]]
 Filter adjacent matching lines from INPUT (or standard input),
@@ -34,9 +34,7 @@ With no options, matching lines are merged to the first occurrence.
   -u, --unique          only print unique lines
   -z, --zero-terminated     line delimiter is NUL, not newline
   -w, --check-chars=N   compare no more than N characters in lines
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Delimit {
@@ -139,15 +137,7 @@ fn parse_method(value: &OsString, option: &str, choices: &[(&str, Delimit)]) -> 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let expanded = expand_obsolete(&args[1..]);
     let mut c = Config { count: false, repeated: false, unique: false, all_repeated: None, group: None, skip_fields: 0, skip_chars: 0, check_chars: None, ignore_case: false, delimiter: b'\n' };
-    let mut operands = Vec::new();
-    UNIQ.options_after_name(&expanded, io, &mut |_, p| {
-        let (id, value) = match p {
-            Parsed::Operand(f) => {
-                operands.push(f);
-                return Ok(());
-            }
-            Parsed::Opt { id, value } => (id, value),
-        };
+    let operands = UNIQ.operands_after_name(&expanded, io, &mut |_, id, value| {
         let result: Result<(), String> = match id {
             "c" => Ok(c.count = true),
             "d" => Ok(c.repeated = true),
@@ -173,9 +163,6 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         }
         Ok(())
     })?;
-    if operands.len() > 2 {
-        return Err(UError::usage(1, format!("extra operand {}", quote(&operands[2]))));
-    }
     if c.group.is_some() && (c.count || c.repeated || c.unique || c.all_repeated.is_some()) {
         return Err(UError::usage(1, "--group is mutually exclusive with -c/-d/-D/-u"));
     }

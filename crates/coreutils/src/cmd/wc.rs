@@ -8,8 +8,8 @@
 use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-use common::args::{os_bytes, Command, Parsed};
-use common::io::{open_input, quote};
+use common::args::{os_bytes, Command};
+use common::io::{for_each_block, open_input, quote};
 use common::{fsext, strerror, Io, UError};
 use unicode_width::UnicodeWidthChar;
 
@@ -35,9 +35,7 @@ the following order: newline, word, character, byte, maximum line length.
                            If F is - then read names from standard input
   -L, --max-line-length  print the maximum display width
   -w, --words            print the word counts
-      --help        display this help and exit
-      --version     output version information and exit
-";
+{standard}";
 
 #[derive(Default, Clone, Copy)]
 struct Counts {
@@ -64,24 +62,11 @@ impl Want {
 }
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
-    let mut want = Want::default();
-    let mut files: Vec<OsString> = Vec::new();
-    let mut files0: Option<OsString> = None;
-    WC.options(&args, io, &mut |_, p| {
-        match p {
-            Parsed::Operand(f) => files.push(f),
-            Parsed::Opt { id, value } => match id {
-                "c" => want.bytes = true,
-                "m" => want.chars = true,
-                "l" => want.lines = true,
-                "w" => want.words = true,
-                "L" => want.max_width = true,
-                "files0-from" => files0 = value,
-                _ => {}
-            },
-        }
-        Ok(())
-    })?;
+    let seen = WC.seen(&args, io)?;
+    let [bytes, chars, lines, words, max_width] = ["c", "m", "l", "w", "L"].map(|id| seen.flag(id));
+    let mut want = Want { bytes, chars, lines, words, max_width };
+    let files0 = seen.value("files0-from").cloned();
+    let mut files = seen.operands;
     if want.how_many() == 0 {
         want = Want { lines: true, words: true, bytes: true, ..Want::default() };
     }
@@ -223,22 +208,12 @@ fn count_file(file: &OsString, want: Want, io: &mut Io) -> Result<Counts, CountE
 }
 
 fn count_simple(reader: &mut dyn BufRead, lines: bool, counts: &mut Counts) -> io::Result<()> {
-    loop {
-        let buf = match reader.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(());
-        }
+    for_each_block(reader, |buf| {
         if lines {
             counts.lines += memchr::memchr_iter(b'\n', buf).count() as u64;
         }
         counts.bytes += buf.len() as u64;
-        let len = buf.len();
-        reader.consume(len);
-    }
+    })
 }
 
 /// The character-level counter; `carry` holds a UTF-8 sequence split across two reads.
@@ -252,17 +227,8 @@ struct Scanner {
 impl Scanner {
     fn scan(mut self, reader: &mut dyn BufRead, counts: &mut Counts) -> io::Result<()> {
         let mut joined = Vec::new();
-        loop {
-            let buf = match reader.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            let len = buf.len();
-            if len == 0 {
-                break;
-            }
-            counts.bytes += len as u64;
+        for_each_block(reader, |buf| {
+            counts.bytes += buf.len() as u64;
             if self.carry.is_empty() {
                 self.block(buf, false, counts);
             } else {
@@ -271,8 +237,7 @@ impl Scanner {
                 joined.extend_from_slice(buf);
                 self.block(&joined, false, counts);
             }
-            reader.consume(len);
-        }
+        })?;
         let rest = std::mem::take(&mut self.carry);
         self.block(&rest, true, counts);
         counts.words += self.in_word as u64;

@@ -4,7 +4,7 @@ use std::ffi::OsString;
 
 use common::{identity, Command, Io, UError};
 
-const HELP: &str = "Usage: {name} [OPTION]...\nPrint the user name associated with the current effective user ID.\nSame as id -un.\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [OPTION]...\nPrint the user name associated with the current effective user ID.\nSame as id -un.\n\n{standard}";
 
 const WHOAMI: Command = Command::compact("whoami", "", HELP).operands_between(0, 0);
 

@@ -9,7 +9,7 @@ use common::{Command, Io, OptSpec, UError};
 
 const SPEC: &[OptSpec] = &[];
 
-const HELP: &str = "Usage: {name} [STRING]...\n  or:  {name} OPTION\nRepeatedly output a line with all specified STRING(s), or 'y'.\n\n      --help        display this help and exit\n      --version     output version information and exit\n";
+const HELP: &str = "Usage: {name} [STRING]...\n  or:  {name} OPTION\nRepeatedly output a line with all specified STRING(s), or 'y'.\n\n{standard}";
 
 const YES: Command = Command::new("yes", SPEC, HELP);
 

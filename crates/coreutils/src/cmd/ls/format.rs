@@ -228,18 +228,7 @@ fn shown_name(name: &[u8], o: &Options) -> Vec<u8> {
     if safe {
         return name.to_vec();
     }
-    if !name.contains(&b'\'') {
-        return [b"'", name, b"'"].concat();
-    }
-    let mut out = vec![b'"'];
-    for c in name {
-        if b"\"$`\\".contains(c) {
-            out.push(b'\\');
-        }
-        out.push(*c);
-    }
-    out.push(b'"');
-    out
+    common::quotearg::quote_name(name)
 }
 
 /// The name painted in its colour under `--color` (the width is the unpainted name's).
