@@ -6,11 +6,8 @@ use std::ffi::OsString;
 mod registry {
     use std::ffi::OsString;
 
-    /// A command's entry point: on the shared contract (its error printed here), or not yet.
-    pub enum Command {
-        Contract(fn(Vec<OsString>, &mut common::Io) -> Result<i32, common::UError>),
-        Status(fn(Vec<OsString>, &mut common::Io) -> i32),
-    }
+    /// A command's entry point, on the shared contract (its error printed here).
+    pub type Command = fn(Vec<OsString>, &mut common::Io) -> Result<i32, common::UError>;
     include!(concat!(env!("OUT_DIR"), "/registry.rs"));
 }
 
@@ -31,12 +28,9 @@ fn dispatch(mut args: Vec<OsString>) -> i32 {
     match registry::COMMANDS.iter().find(|(name, _)| *name == tool) {
         Some((_, run)) => {
             let name = if basename.is_empty() || basename == "coreutils" { tool.clone() } else { basename };
-            common::io::run_with_std(name, |io| match run {
-                registry::Command::Contract(run) => {
-                    let result = run(args, io);
-                    io.finish(result)
-                }
-                registry::Command::Status(run) => run(args, io),
+            common::io::run_with_std(name, |io| {
+                let result = run(args, io);
+                io.finish(result)
             })
         }
         None => {
