@@ -4,6 +4,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use common::args::{os_bytes, Command};
+use common::cformat::parse_head;
 use common::fsext::{Meta, S_IFBLK, S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFMT, S_IFREG, S_IFSOCK};
 use common::io::quote;
 use common::modes::mode_string;
@@ -132,25 +133,9 @@ fn render(fmt: &[u8], escapes: bool, ctx: &Context) -> Vec<u8> {
             continue;
         }
         i += 1;
-        let flags_start = i;
-        while i < fmt.len() && b"-+ #0'".contains(&fmt[i]) {
-            i += 1;
-        }
-        let flags = &fmt[flags_start..i];
-        let width_start = i;
-        while i < fmt.len() && fmt[i].is_ascii_digit() {
-            i += 1;
-        }
-        let width: usize = std::str::from_utf8(&fmt[width_start..i]).ok().and_then(|s| s.parse().ok()).unwrap_or(0);
-        let mut precision: Option<usize> = None;
-        if i < fmt.len() && fmt[i] == b'.' {
-            i += 1;
-            let p_start = i;
-            while i < fmt.len() && fmt[i].is_ascii_digit() {
-                i += 1;
-            }
-            precision = Some(std::str::from_utf8(&fmt[p_start..i]).ok().and_then(|s| s.parse().ok()).unwrap_or(0));
-        }
+        let head = parse_head(&fmt[i..], b"-+ #0'");
+        let (flags, width, precision) = (head.flags, head.width.unwrap_or(0), head.precision);
+        i += head.length;
         if i >= fmt.len() {
             out.push(b'?');
             break;
