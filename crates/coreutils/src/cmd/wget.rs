@@ -6,6 +6,7 @@ use std::ffi::OsString;
 use std::io::Write;
 
 use common::args::{ArgError, Command, Parsed, UsageError};
+use airlock_sys::net::CopyError;
 use common::{Io, UError};
 
 const SPEC: &str = "quiet,q output-document,O: timeout,T: user-agent,U: header: post-data: no-verbose,n help version,V";
@@ -106,24 +107,14 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                 }
             }
         };
-        let mut buf = vec![0u8; 64 * 1024];
-        let mut total = 0u64;
-        loop {
-            match response.read(&mut buf) {
-                Ok(0) => break,
-                Ok(n) => {
-                    total += n as u64;
-                    if sink.write_all(&buf[..n]).is_err() {
-                        status = 3;
-                        break;
-                    }
-                }
-                Err(e) => {
-                    drop(sink);
-                    let _ = writeln!(io.stderr, "wget: read error: {}", e.message);
-                    status = 4;
-                    break;
-                }
+        let (total, ended) = response.copy_to(&mut *sink);
+        match ended {
+            Ok(()) => {}
+            Err(CopyError::Write(_)) => status = 3,
+            Err(CopyError::Read(e)) => {
+                drop(sink);
+                let _ = writeln!(io.stderr, "wget: read error: {}", e.message);
+                status = 4;
             }
         }
         if !quiet && name != "-" {
