@@ -411,7 +411,7 @@ async function spawnFigures(): Promise<SpawnFigures> {
   const p99 = percentile(durations(steady), 0.99);
   const slowest = steady.filter((run) => run.end - run.start >= p99);
   const measuredFrom = steady[0]?.start ?? 0;
-  // What allocation per spawn costs: how often the young generation fills (1 MiB
+  // What allocation per spawn costs: how often the young generation fills (the child's
   // semi-spaces, as in a sandbox child).
   const measured = collections.filter((gc) => gc.start >= measuredFrom);
   const perThousand = (count: number): number => (count * 1000) / steady.length;
@@ -457,8 +457,8 @@ async function spawnLatency(): Promise<BenchRow[]> {
     row('spawn→exit, a young kernel (spawns 501-3,500), p99', (f) => f.youngP99, 'ms', '≤ 0.5 ms (was 0.52-1.42 ms quiet)'),
     row(`spawn→exit: the slowest 1% of spawns 3,001-6,000 that overlapped a GC (of ${ours.slowest})`, (f) => f.duringGc, 'runs'),
     row('spawn→exit: scavenges per 1,000 spawns', (f) => f.scavenges, 'GCs'),
-    // With 1 MiB semi-spaces a scavenge comes every ~35 spawns, more often than the 30 runs
-    // that make the p99: a spawn that meets one takes its time too.
+    // With 1 MiB semi-spaces a scavenge came every ~35 spawns, more often than the 30 runs
+    // that make the p99, so a spawn met one; with the child's 8 MiB, every ~300.
     row('spawn→exit: a scavenge of those spawns, p50', (f) => f.scavengeP50, 'ms'),
     row('spawn→exit: the longest scavenge of those spawns', (f) => f.scavengeMax, 'ms'),
     row('spawn→exit: major or incremental GCs per 1,000 spawns', (f) => f.majors, 'GCs'),

@@ -21,11 +21,12 @@ import { createChildCgroup, type CgroupLimits, type CgroupResult, type ChildCgro
 
 /** The V8 flags of a sandbox child (bench/density.bench.ts runs its spawn loop with them). */
 export const CHILD_V8_FLAGS: readonly string[] = [
-  // A young generation of 1 MiB semi-spaces instead of V8's up to 16 MiB: the default grows
+  // A young generation of 8 MiB semi-spaces instead of V8's up to 16 MiB: the default grows
   // to ~30 MiB in a child that has run a few hundred processes and stays resident while it
-  // idles; this keeps ~25-30 MiB less per used sandbox for ~5% more CPU in
-  // allocation-heavy runs (measured: docs/limits.md, "What a sandbox costs").
-  '--max-semi-space-size=1',
+  // idles. 1 MiB (until 2 December 2026) kept a used sandbox ~8 MiB smaller still, but then a
+  // scavenge came every ~35 spawns and was in every spawn's p99 (0.56-0.84 ms quiet); with 8
+  // MiB one comes every ~300 and the p99 is the spawn's own (0.21-0.36 ms; docs/limits.md).
+  '--max-semi-space-size=8',
   // Tier the kernel's JavaScript up sooner (1/8 of V8's budget, 50 calls instead of 500 after
   // a type change): with the defaults V8 still optimized ~70 functions during a kernel's
   // spawns 501-3,500, on the cores those spawns ran on, and that was the young kernel's slow
