@@ -7,7 +7,7 @@
 // terminated and a fresh one is started from the checkpoint, so the killed run's effects
 // are gone and everything before it is intact.
 
-import { resolveLimits, resolvePackagePolicy, HARD_KILL_GRACE_MS, type PackagePolicy, type SandboxLimits } from '../protocol/limits.js';
+import { commandTooLong, resolveLimits, resolvePackagePolicy, HARD_KILL_GRACE_MS, type PackagePolicy, type SandboxLimits } from '../protocol/limits.js';
 import { AirlockError, LimitError, SandboxClosedError } from '../protocol/errors.js';
 import { PROTOCOL_VERSION, SANDBOX_HOME, type DirEntry, type ErrorClass, type KernelInit, type RealmReport, type RunReply, type StatResult } from '../protocol/messages.js';
 import type { ChangeBatch, MountEntry } from '../protocol/records.js';
@@ -299,13 +299,10 @@ export class Sandbox {
    * command over limits.commandBytes, SandboxClosedError after destroy()).
    */
   run(command: string | string[], options: RunOptions = {}): Promise<RunResult> {
-    // A UTF-16 unit is at most 3 bytes of UTF-8: most commands need no encoding to pass.
-    if (typeof command === 'string' && command.length * 3 > this.limits.commandBytes) {
-      const bytes = encoder.encode(command).length;
-      if (bytes > this.limits.commandBytes) {
-        this.audit.emit({ type: 'limit.hit', runId: null, limit: 'commandBytes', value: this.limits.commandBytes });
-        return Promise.reject(new LimitError('commandBytes', this.limits.commandBytes, `command is ${bytes} bytes; the limit commandBytes is ${this.limits.commandBytes}`));
-      }
+    const tooLong = typeof command === 'string' ? commandTooLong(command, this.limits.commandBytes) : undefined;
+    if (tooLong !== undefined) {
+      this.audit.emit({ type: 'limit.hit', runId: null, limit: 'commandBytes', value: this.limits.commandBytes });
+      return Promise.reject(tooLong);
     }
     return this.exclusive(() => this.runNow(command, options));
   }

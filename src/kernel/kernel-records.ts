@@ -133,18 +133,19 @@ export function loadImagePage(vfs: Vfs, page: ImagePage): void {
   const gen = vfs.table.gen;
   for (const record of readImageInodes(page)) {
     const { ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, writable } = record;
+    const meta = { ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable };
     switch (record.kind) {
       case 'file':
-        vfs.loadInode({ kind: 'file', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, data: contents.subarray(record.dataStart, record.dataStart + record.size), size: record.size });
+        vfs.loadInode({ kind: 'file', ...meta, data: contents.subarray(record.dataStart, record.dataStart + record.size), size: record.size });
         break;
       case 'dir':
-        vfs.loadInode({ kind: 'dir', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, entries: record.entries, parent: record.parent });
+        vfs.loadInode({ kind: 'dir', ...meta, entries: record.entries, parent: record.parent });
         break;
       case 'symlink':
-        vfs.loadInode({ kind: 'symlink', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, target: record.target });
+        vfs.loadInode({ kind: 'symlink', ...meta, target: record.target });
         break;
       case 'chardev':
-        vfs.loadInode({ kind: 'chardev', ino, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, gen, writable, device: record.device as DeviceName });
+        vfs.loadInode({ kind: 'chardev', ...meta, device: record.device as DeviceName });
         break;
     }
   }

@@ -2,7 +2,8 @@
 // sent as events while a run goes on, batched so a chatty program does not post a
 // message per write; all of a run's output events are sent before its reply.
 
-import { LimitError, ProtocolError } from '../protocol/errors.js';
+import { ProtocolError } from '../protocol/errors.js';
+import { commandTooLong } from '../protocol/limits.js';
 import {
   PROTOCOL_VERSION,
   type DirEntry,
@@ -147,11 +148,8 @@ export class KernelService implements KernelApi {
 
   async run(request: RunRequest): Promise<RunReply> {
     const kernel = this.k;
-    // A UTF-16 unit is at most 3 bytes of UTF-8: most commands need no encoding to pass.
-    if (typeof request.command === 'string' && request.command.length * 3 > kernel.limits.commandBytes) {
-      const bytes = new TextEncoder().encode(request.command).length;
-      if (bytes > kernel.limits.commandBytes) throw new LimitError('commandBytes', kernel.limits.commandBytes, `command is ${bytes} bytes; the limit commandBytes is ${kernel.limits.commandBytes}`);
-    }
+    const tooLong = typeof request.command === 'string' ? commandTooLong(request.command, kernel.limits.commandBytes) : undefined;
+    if (tooLong !== undefined) throw tooLong;
     this.refusals.setRun(request.runId);
     try {
       return await kernel.run(request);

@@ -1,5 +1,7 @@
 // Default limits of a sandbox (docs/architecture.md §5). Every one is configurable per sandbox.
 
+import { LimitError } from './errors.js';
+
 export interface SandboxLimits {
   /** Wall-clock limit of one run(): the kernel's deadline, then the host's hard kill. */
   timeoutMs: number;
@@ -263,4 +265,17 @@ export function resolvePackagePolicy(partial: Partial<PackagePolicy> | undefined
     if (url !== null && !/^https?:\/\//.test(url)) throw new RangeError(`package policy ${name} must be an http(s) URL, got ${String(url)}`);
   }
   return policy;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * The error for a command string over `limit` bytes of UTF-8 (limits.commandBytes), checked
+ * alike by the host and the kernel. A UTF-16 unit is at most 3 bytes of UTF-8, so most
+ * commands are let through without being encoded.
+ */
+export function commandTooLong(command: string, limit: number): LimitError | undefined {
+  if (command.length * 3 <= limit) return undefined;
+  const bytes = utf8.encode(command).length;
+  return bytes > limit ? new LimitError('commandBytes', limit, `command is ${bytes} bytes; the limit commandBytes is ${limit}`) : undefined;
 }
