@@ -69,7 +69,7 @@ fn bad_option(_: &mut Io, error: ArgError) -> UError {
     }
 }
 
-const FIND: Command = Command { order: Order::RequireOrder, usage_error: Some(UsageError(bad_option)), ends_options: Some(OptionsEnd(ends_options)), ..Command::compact("find", "H L P D: O::", HELP) };
+const FIND: Command = Command { order: Order::RequireOrder, usage_error: Some(UsageError(bad_option)), ends_options: OptionsEnd(ends_options), ..Command::compact("find", "H L P D: O::", HELP) };
 
 pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
     let seen = FIND.seen(&args, io)?;
