@@ -91,6 +91,8 @@ pub fn type_(shell: &mut Shell, args: &[String]) -> Flow {
             let (kind, description) = match meaning {
                 Meaning::Alias(value) => ("alias", format!("{} is aliased to `{}'", name, value)),
                 Meaning::Keyword => ("keyword", format!("{} is a shell keyword", name)),
+                // The body is printed only where the description is (not for -t or -p).
+                Meaning::Function if terse || path_only => ("function", String::new()),
                 Meaning::Function => {
                     let text = shell.functions.get(name).map(|d| shell_parser::printer::function_to_string(d)).unwrap_or_default();
                     ("function", format!("{} is a function\n{}", name, text))
