@@ -110,8 +110,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
             Ok(k) => k,
             Err(e) => {
                 if error_exit {
-                    io.error(format!("cannot open `{}' ({})", f.to_string_lossy(), strerror(&e)));
-                    return Ok(1);
+                    return Err(UError::new(1, format!("cannot open `{}' ({})", f.to_string_lossy(), strerror(&e))));
                 }
                 let text = format!("cannot open `{}' ({})", f.to_string_lossy(), strerror(&e));
                 Kind { text: text.clone(), mime: text, charset: "" }

@@ -410,8 +410,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                 (true, false) => format!("conversion from `{}' is not supported", from),
                 _ => format!("conversion to `{}' is not supported", to),
             };
-            io.error(message);
-            return Ok(1);
+            return Err(UError::new(1, message));
         }
     };
     let mut conv = Converter { from: from_cs.0, to: to_cs.0, translit: to_cs.1, skip: skip || to_cs.2, ignored: false, bom_written: false };
@@ -423,8 +422,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
                 &mut file_out
             }
             Err(e) => {
-                io.error(format!("cannot open output file: {}", common::strerror(&e)));
-                return Ok(1);
+                return Err(UError::new(1, format!("cannot open output file: {}", common::strerror(&e))));
             }
         },
         None => &mut *io.stdout,

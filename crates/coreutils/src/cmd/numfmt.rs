@@ -60,8 +60,7 @@ pub fn run(args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         Ok(())
     })?;
     if let Err(message) = opts.finish() {
-        io.error(message);
-        return Ok(1);
+        return Err(UError::new(1, message));
     }
     let mut all_valid = true;
     let mut out = Vec::new();

@@ -100,8 +100,7 @@ pub fn run(mut args: Vec<OsString>, io: &mut Io) -> Result<i32, UError> {
         Ok(())
     })?;
     if opts.min == 0 {
-        io.error("invalid minimum string length 0");
-        return Ok(1);
+        return Err(UError::new(1, "invalid minimum string length 0"));
     }
     let mut status = 0;
     if files.is_empty() {
