@@ -6,11 +6,10 @@
 
 import { Errno, fail } from '../errno.js';
 import type { StatInfo } from '../fd/description.js';
-import { netFailureErrno } from '../sys/syscalls.js';
+import { netFailureErrno, type NetRequestSpec } from '../sys/net-calls.js';
 import type { SpawnRequest } from '../sys/spawn.js';
 import type { SessionShell } from '../session/session-shell.js';
 import { decodePathBytes } from '../vfs/path.js';
-import type { NetRequestSpec } from '../sys/syscalls.js';
 import type { SyscallResult } from './wasm/asyncify.js';
 import type { ProcessMemory } from './wasm/process-memory.js';
 import type { SyscallGate } from './wasm/syscall-gate.js';
@@ -139,11 +138,11 @@ export function createAirlockImports(memory: ProcessMemory, gate: SyscallGate, s
 
     // ---- the network ----
     net_request: (requestPtr: number, requestLength: number, flags: number, timeoutMs: number, handlePtr: number) => {
-      memory.setU32(handlePtr, gate.sys.netRequest(parseRequest(memory.slice(requestPtr, requestLength), flags, timeoutMs)));
+      memory.setU32(handlePtr, gate.sys.net.request(parseRequest(memory.slice(requestPtr, requestLength), flags, timeoutMs)));
       return Errno.SUCCESS;
     },
     net_response: (handle: number, bufPtr: number, capacity: number, lengthPtr: number) =>
-      gate.drive(gate.sys.netResponse(handle), (reply) => {
+      gate.drive(gate.sys.net.response(handle), (reply) => {
         if (!reply.ok) return netFailureErrno(reply.failure);
         const head = encoder.encode(`${reply.status} ${reply.statusText}\n${reply.url}\n${reply.headers.map(([k, v]) => `${k}: ${v}\n`).join('')}`);
         memory.setU32(lengthPtr, head.length);
@@ -152,19 +151,19 @@ export function createAirlockImports(memory: ProcessMemory, gate: SyscallGate, s
         return Errno.SUCCESS;
       }),
     net_read: (handle: number, bufPtr: number, capacity: number, nreadPtr: number) =>
-      gate.drive(gate.sys.netRead(handle, capacity), (piece) => {
+      gate.drive(gate.sys.net.read(handle, capacity), (piece) => {
         memory.slice(bufPtr, piece.length).set(piece);
         memory.setU32(nreadPtr, piece.length);
         return Errno.SUCCESS;
       }),
     net_error: (handle: number, bufPtr: number, capacity: number, lengthPtr: number) => {
-      const message = encoder.encode(gate.sys.netError(handle));
+      const message = encoder.encode(gate.sys.net.error(handle));
       const count = Math.min(message.length, capacity);
       memory.slice(bufPtr, count).set(message.subarray(0, count));
       memory.setU32(lengthPtr, count);
       return Errno.SUCCESS;
     },
-    net_close: (handle: number) => (gate.sys.netClose(handle), Errno.SUCCESS),
+    net_close: (handle: number) => (gate.sys.net.close(handle), Errno.SUCCESS),
   };
 
   const wrapped: Record<string, (...args: never[]) => number> = {};

@@ -115,3 +115,9 @@ export function* retry<T>(attempt: () => MaybeBlocked<T>): Waiting<T> {
     yield result;
   }
 }
+
+/** A waiting call that is over before it starts. */
+// eslint-disable-next-line require-yield
+export function* done<T>(value: T): Waiting<T> {
+  return value;
+}

@@ -27,11 +27,11 @@ export async function fetchBytes(sys: Syscalls, policy: PackagePolicy, url: stri
   if (!hostAllowed(parsed, policy.allowedHosts)) {
     throw new PackageError(`${what}: host ${parsed.host} is not in the package policy's allowedHosts (${policy.allowedHosts.join(', ') || 'none'})`);
   }
-  const handle = sys.netRequest({ method: 'GET', url: parsed.href, headers: [], followRedirects: false });
+  const handle = sys.net.request({ method: 'GET', url: parsed.href, headers: [], followRedirects: false });
   try {
     let head;
     try {
-      head = await sys.complete(sys.netResponse(handle));
+      head = await sys.complete(sys.net.response(handle));
     } catch (error) {
       throw new PackageError(`${what}: ${parsed.href}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -40,7 +40,7 @@ export async function fetchBytes(sys: Syscalls, policy: PackagePolicy, url: stri
     const parts: Uint8Array[] = [];
     let size = 0;
     for (;;) {
-      const part = (await sys.complete(sys.netRead(handle, 65536))).slice();
+      const part = (await sys.complete(sys.net.read(handle, 65536))).slice();
       if (part.length === 0) break;
       size += part.length;
       if (size > max) throw new PackageError(`${what}: ${parsed.href}: larger than ${max} bytes`);
@@ -48,7 +48,7 @@ export async function fetchBytes(sys: Syscalls, policy: PackagePolicy, url: stri
     }
     return concatBytes(parts, size);
   } finally {
-    sys.netClose(handle);
+    sys.net.close(handle);
   }
 }
 

@@ -168,7 +168,7 @@ function* serveSteps(sys: Syscalls, request: PythonRequest, data: Uint8Array | u
     case 'netRequest': {
       const net = request.request;
       if (typeof net !== 'object' || net === null || !Array.isArray(net.headers)) fail(Errno.INVAL, 'network request');
-      const handle = sys.netRequest({
+      const handle = sys.net.request({
         method: str(net.method, 'method'),
         url: str(net.url, 'url'),
         headers: net.headers.map((pair) => [str(pair[0], 'header'), str(pair[1], 'header')] as [string, string]),
@@ -179,11 +179,11 @@ function* serveSteps(sys: Syscalls, request: PythonRequest, data: Uint8Array | u
       return { value: handle };
     }
     case 'netResponse':
-      return { value: yield* sys.netResponse(int(request.handle, 'handle')) };
+      return { value: yield* sys.net.response(int(request.handle, 'handle')) };
     case 'netRead':
-      return { data: (yield* sys.netRead(int(request.handle, 'handle'), Math.max(1, int(request.max, 'max')))).slice() };
+      return { data: (yield* sys.net.read(int(request.handle, 'handle'), Math.max(1, int(request.max, 'max')))).slice() };
     case 'netClose':
-      sys.netClose(int(request.handle, 'handle'));
+      sys.net.close(int(request.handle, 'handle'));
       return {};
     default:
       fail(Errno.NOSYS, `unknown python system call ${String((request as { op?: unknown }).op)}`);

@@ -11,15 +11,15 @@
 //   whence; times are nanoseconds;
 // - every call starts by checking the process may go on (a pending kill, the deadline);
 // - a call that may wait returns a Waiting<T> generator (sys/waiting.ts), which the caller's
-//   driver runs: read, write, pread, wait, sleep, pollRead, yieldTurn, netResponse, netRead.
+//   driver runs: read, write, pread, wait, sleep, pollRead, yieldTurn, net.response, net.read.
 
 import { Errno, KernelError, fail } from '../errno.js';
-import { Blocker, retry, type Waiting } from '../fd/blocker.js';
+import { Blocker, done, retry, type Waiting } from '../fd/blocker.js';
 import { FDFLAG, WHENCE, type Description, type StatInfo } from '../fd/description.js';
 import { Pipe } from '../fd/pipe.js';
 import { PipeReader, PipeWriter } from '../fd/stream-descriptions.js';
 import { DeviceDescription, DirectoryDescription, FileDescription, randomBytes, statOf } from '../fd/vfs-descriptions.js';
-import { netFailureErrno, type NetClient } from '../net/net-client.js';
+import type { NetClient } from '../net/net-client.js';
 import { ProcessExit, ProcessKilled, SIGPIPE_STATUS } from '../proc/exit.js';
 import type { Process } from '../proc/process.js';
 import type { Scheduler } from '../proc/scheduler.js';
@@ -29,7 +29,7 @@ import type { Tty, TtySize } from '../fd/tty.js';
 import { nowNs } from '../vfs/inode.js';
 import { normalizeAbsolute } from '../vfs/path.js';
 import { isFdLink, type Vfs } from '../vfs/vfs.js';
-import type { NetHead, NetRequest } from '../../protocol/network.js';
+import { NetCalls } from './net-calls.js';
 import { openInode, type OpenFlags } from './open.js';
 import { pollReadable } from './poll.js';
 import { reportRefusal } from './refusal.js';
@@ -59,11 +59,6 @@ export interface SyscallKernel extends Launcher {
 /** A time to set: nanoseconds, now, or leave it as it is. */
 export type TimeSpec = bigint | 'now' | 'omit';
 
-/** A network request as a process asks for it (the timeout may be left to the core). */
-export type NetRequestSpec = Omit<NetRequest, 'timeoutMs' | 'maxRedirects'> & { timeoutMs?: number };
-
-const MAX_REDIRECTS = 20;
-
 /** The VFS caller a process is: its pid (for /proc/self), its umask, the sandbox user. */
 export function callerOf(process: Process): VfsCaller {
   return { pid: process.pid, umask: process.umask, uid: 1000, gid: 1000 };
@@ -82,6 +77,13 @@ export class Syscalls {
 
   private get caller(): VfsCaller {
     return callerOf(this.process);
+  }
+
+  private netCalls: NetCalls | undefined;
+
+  /** The network calls (sys/net-calls.ts): the host decides and performs them. */
+  get net(): NetCalls {
+    return (this.netCalls ??= new NetCalls(this.kernel.net, this.kernel.defaultTimeoutMs, this.process, this));
   }
 
   /** Runs a waiting call, awaiting each wait (for callers on the kernel thread that can await). */
@@ -582,42 +584,7 @@ export class Syscalls {
     this.enter();
     yield this.kernel.scheduler.yieldTurn();
   }
-
-  // ---- network (the host decides and performs; docs/abi.md "Network") --------------------
-
-  /** Hands `request` to the host; returns a handle for the answer. */
-  netRequest(request: NetRequestSpec): number {
-    this.enter();
-    const timeoutMs = request.timeoutMs !== undefined && request.timeoutMs > 0 ? request.timeoutMs : Math.floor(this.deadlineRemaining() ?? this.kernel.defaultTimeoutMs);
-    return this.kernel.net.start(this.process, { ...request, maxRedirects: MAX_REDIRECTS, timeoutMs });
-  }
-
-  /** Waits for the answer's head (a failure is a head with `ok: false`). */
-  netResponse(handle: number): Waiting<NetHead> {
-    this.enter();
-    return retry(() => this.kernel.net.headOf(this.process, handle));
-  }
-
-  /** The next piece of the body (at most `max` bytes); empty at the end. Fails with the request's errno. */
-  netRead(handle: number, max: number): Waiting<Uint8Array> {
-    this.enter();
-    return retry(() => this.kernel.net.bodyOf(this.process, handle, max));
-  }
-
-  /** The host's explanation of a failed request. */
-  netError(handle: number): string {
-    this.enter();
-    return this.kernel.net.errorOf(this.process, handle);
-  }
-
-  netClose(handle: number): void {
-    this.enter();
-    this.kernel.net.release(this.process, handle);
-  }
 }
-
-/** The errno of a failed network request (curl's exit codes map from these). */
-export { netFailureErrno };
 
 function fdflagsOf(flags: OpenFlags): number {
   return (flags.append === true ? FDFLAG.APPEND : 0) | (flags.nonBlock === true ? FDFLAG.NONBLOCK : 0);
@@ -625,10 +592,4 @@ function fdflagsOf(flags: OpenFlags): number {
 
 function isBrokenPipe(error: unknown): boolean {
   return error instanceof KernelError && error.errno === Errno.PIPE;
-}
-
-/** A waiting call that is over before it starts. */
-// eslint-disable-next-line require-yield
-function* done<T>(value: T): Waiting<T> {
-  return value;
 }
