@@ -17,6 +17,7 @@ import { CHILD_V8_FLAGS } from '../src/host/node/child-process.js';
 import { kernelBundlePath } from '../src/host/node/kernel-bundle.js';
 import { pythonSnapshotReady } from '../src/host/python/node-snapshot.js';
 import { createTestKernel } from '../tests/helpers/test-kernel.js';
+import { tabMemory } from './browser-tab.js';
 import { percentile, type BenchRow } from './report.js';
 
 const MIB = 1024 * 1024;
@@ -479,6 +480,8 @@ export async function run(): Promise<BenchRow[]> {
     ['fork', forkTime],
     ['python', pythonBackToBack],
     ['spawn', spawnLatency],
+    // The browser's cost per tab (bench/browser-tab.ts; needs `npm run build`).
+    ['tab', tabMemory],
   ];
   const rows: BenchRow[] = [];
   for (const [name, part] of parts) {
