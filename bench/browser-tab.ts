@@ -9,10 +9,11 @@
 // (`performance.measureUserAgentSpecificMemory()`: the JS heaps and DOM of the page and its
 // workers, the page being cross-origin isolated) and what the whole browser grows by per tab.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { serverConfig, startServer } from '../server/main.js';
+import { processMemory } from './proc-memory.js';
 import { percentile, type BenchRow } from './report.js';
 
 const GROUP = 'density';
@@ -24,23 +25,6 @@ const SETTLE_MS = 4000;
 
 const webRoot = process.env.AIRLOCK_BENCH_WEB ?? fileURLToPath(new URL('../dist/web', import.meta.url));
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Memory {
-  rssKiB: number;
-  pssKiB: number;
-  anonKiB: number;
-}
-
-function processMemory(pid: number): Memory {
-  try {
-    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const field = (text: string, name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
-    return { rssKiB: field(rollup, 'Rss'), pssKiB: field(rollup, 'Pss'), anonKiB: field(status, 'RssAnon') };
-  } catch {
-    return { rssKiB: 0, pssKiB: 0, anonKiB: 0 };
-  }
-}
 
 /** Chromium's processes by pid and type (browser, renderer, gpu-process, utility…), from the browser's CDP. */
 async function browserProcesses(browser: Browser): Promise<Map<number, string>> {
@@ -64,7 +48,7 @@ async function openTab(browser: Browser, url: string): Promise<{ context: Browse
   const after = await browserProcesses(browser);
   const renderers = [...after].filter(([pid, type]) => type === 'renderer' && !before.has(pid)).map(([pid]) => pid);
   // (The browser's first context may bring more than one renderer: the page's is the largest.)
-  const renderer = renderers.sort((a, b) => processMemory(b).rssKiB - processMemory(a).rssKiB)[0];
+  const renderer = renderers.map((pid) => ({ pid, rss: processMemory(pid).rssKiB })).sort((a, b) => b.rss - a.rss)[0]?.pid;
   if (renderer === undefined) throw new Error(`no new renderer process came with ${url}`);
   return { context, page, renderer };
 }

@@ -18,6 +18,7 @@ import { kernelBundlePath } from '../src/host/node/kernel-bundle.js';
 import { pythonSnapshotReady } from '../src/host/python/node-snapshot.js';
 import { createTestKernel } from '../tests/helpers/test-kernel.js';
 import { tabMemory } from './browser-tab.js';
+import { NO_MEMORY, processMemory, sumMemory, type ProcessMemory } from './proc-memory.js';
 import { percentile, type BenchRow } from './report.js';
 
 const MIB = 1024 * 1024;
@@ -32,15 +33,11 @@ const SETTLE_MS = 3000;
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export interface TreeMemory {
+/** A sandbox's process tree: its memory summed (file pages mostly the Node binary's, shared). */
+export interface TreeMemory extends ProcessMemory {
   root: number;
   /** Start time of the tree's root in clock ticks since boot (/proc/<pid>/stat field 22). */
   started: number;
-  rssKiB: number;
-  pssKiB: number;
-  /** RSS split as /proc/<pid>/status splits it: anonymous (the tree's own) and file pages (mostly the Node binary's, shared). */
-  anonKiB: number;
-  fileKiB: number;
 }
 
 function childPids(pid: number): number[] {
@@ -65,26 +62,6 @@ function treePids(root: number): number[] {
   return [root, ...childPids(root).flatMap(treePids)];
 }
 
-type ProcessMemory = Pick<TreeMemory, 'rssKiB' | 'pssKiB' | 'anonKiB' | 'fileKiB'>;
-
-const NO_MEMORY: ProcessMemory = { rssKiB: 0, pssKiB: 0, anonKiB: 0, fileKiB: 0 };
-
-/** One process's Rss and Pss (smaps_rollup) and RssAnon and RssFile (status), in KiB; zeros when it has gone. */
-function rollup(pid: number): ProcessMemory {
-  try {
-    const rollupText = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const field = (text: string, name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
-    return { rssKiB: field(rollupText, 'Rss'), pssKiB: field(rollupText, 'Pss'), anonKiB: field(status, 'RssAnon'), fileKiB: field(status, 'RssFile') };
-  } catch {
-    return NO_MEMORY;
-  }
-}
-
-function sumMemory(parts: ProcessMemory[]): ProcessMemory {
-  return parts.reduce((sum, m) => ({ rssKiB: sum.rssKiB + m.rssKiB, pssKiB: sum.pssKiB + m.pssKiB, anonKiB: sum.anonKiB + m.anonKiB, fileKiB: sum.fileKiB + m.fileKiB }), NO_MEMORY);
-}
-
 function commandLine(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
@@ -102,7 +79,7 @@ export function sandboxTrees(): TreeMemory[] {
     const stat = readFileSync(`/proc/${root}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces), which ends at the last ')'.
     const started = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-    trees.push({ root, started, ...sumMemory(pids.map(rollup)) });
+    trees.push({ root, started, ...sumMemory(pids.map(processMemory)) });
   }
   return trees;
 }
@@ -196,7 +173,7 @@ async function bareNodeMemory(): Promise<ProcessMemory> {
   const bare = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
   try {
     await pause(SETTLE_MS);
-    return bare.pid === undefined ? NO_MEMORY : rollup(bare.pid);
+    return bare.pid === undefined ? NO_MEMORY : processMemory(bare.pid);
   } finally {
     bare.kill('SIGKILL');
   }

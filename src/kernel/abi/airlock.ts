@@ -6,7 +6,8 @@
 
 import { Errno, fail } from '../errno.js';
 import type { StatInfo } from '../fd/description.js';
-import { netFailureErrno, type NetRequestSpec } from '../sys/net-calls.js';
+import { netFailureErrno } from '../net/net-client.js';
+import type { NetRequestSpec } from '../sys/net-calls.js';
 import type { SpawnRequest } from '../sys/spawn.js';
 import type { SessionShell } from '../session/session-shell.js';
 import { decodePathBytes } from '../vfs/path.js';

@@ -4,15 +4,12 @@
 // wasm module, Python's channel, the package fetcher) means the same by each call.
 
 import { retry, type Waiting } from '../fd/blocker.js';
-import { netFailureErrno, type NetClient } from '../net/net-client.js';
+import type { NetClient } from '../net/net-client.js';
 import type { Process } from '../proc/process.js';
 import type { NetHead, NetRequest } from '../../protocol/network.js';
 
 /** A network request as a process asks for it (the timeout may be left to the core). */
 export type NetRequestSpec = Omit<NetRequest, 'timeoutMs' | 'maxRedirects'> & { timeoutMs?: number };
-
-/** The errno of a failed network request (curl's exit codes map from these). */
-export { netFailureErrno };
 
 const MAX_REDIRECTS = 20;
 
