@@ -33,6 +33,17 @@ export const CHILD_V8_FLAGS: readonly string[] = [
   // 1%; with these, ~12-15 there, the rest within its first 500 (docs/limits.md).
   '--interrupt-budget=8448',
   '--minimum-invocations-after-ic-update=50',
+  // One V8 platform thread instead of Node's four. On two cores, four background threads
+  // compiling the young kernel's hot functions at once took both cores from the main thread
+  // (4-20 ms spawns, 4 involuntary context switches each, in the first 500 spawns); with one,
+  // the main thread keeps a core and a young kernel's p99 over spawns 1-3,000 went from
+  // 2.4-2.9 ms to 0.58 (docs/limits.md).
+  '--v8-pool-size=1',
+  // Baseline (Sparkplug) code from a function's first call, and feedback vectors allocated at
+  // once rather than after a few calls: the kernel's first few hundred spawns run less time
+  // in the interpreter (a young kernel's p99 0.44-0.47 ms against 0.50-0.58 without them).
+  '--always-sparkplug',
+  '--no-lazy-feedback-allocation',
 ];
 
 export interface ChildSpec {
