@@ -185,7 +185,7 @@ export class Kernel implements SyscallKernel {
       parent: undefined, caller: API_CALLER, program: 'bash',
       // The shell's own limits (docs/abi.md, "The session shell"); its child shells inherit them.
       argv: ['bash', '--airlock-session', `--call-depth=${this.limits.callDepth}`, `--substitution-depth=${this.limits.substitutionDepth}`],
-      env: envList({ ...this.baseEnv, PWD: HOME }), cwd: HOME, cwdIno: this.boot.homeIno, fds: this.sessionStdio(),
+      env: envList(this.baseEnv, { PWD: HOME }), cwd: HOME, cwdIno: this.boot.homeIno, fds: this.sessionStdio(),
       blob: state, ignoreSigpipe: true, newGroup: true, umask: 0o022,
     });
   }
@@ -439,7 +439,7 @@ export class Kernel implements SyscallKernel {
     if (argv.length === 0) return { exitCode: 0, errorClass: null, cwd: cwdPath };
     const cwd = this.vfs.resolve(ROOT_INO, cwdPath, true, API_CALLER);
     if (cwd.kind !== 'dir') fail(Errno.NOTDIR, `working directory ${cwdPath} is not a directory`);
-    const env = envList({ ...this.baseEnv, PWD: cwdPath, ...(request.env ?? {}) });
+    const env = envList(this.baseEnv, { PWD: cwdPath }, request.env ?? {});
     const program = argv[0] as string;
     const spec: Launch = {
       parent: undefined, caller: API_CALLER, program, argv, env, cwd: cwdPath, cwdIno: cwd.ino, fds: this.sessionStdio(),
@@ -554,7 +554,14 @@ interface RunOutcome {
 /** Shells are the interpreter of run() itself, so the tool allowlist does not apply to them. */
 const SHELL_TOOLS = new Set(['bash', 'sh']);
 
-function envList(env: Record<string, string>): string[] {
+/**
+ * `KEY=value` strings of the layers, later ones overriding. Merged by assignment into an
+ * object with no prototype (a key named `__proto__` stays a key), not by spreading: in
+ * Node 20's V8 the scavenger promoted what `{ ...a, key: value }` built, run after run, where
+ * it promoted nothing of `{ ...a }` or Object.assign (docs/limits.md).
+ */
+function envList(...layers: Array<Record<string, string>>): string[] {
+  const env = Object.assign(Object.create(null) as Record<string, string>, ...layers);
   return Object.entries(env).map(([key, value]) => `${key}=${value}`);
 }
 

@@ -57,7 +57,7 @@ export function createTestKernel(options: { limits?: Partial<SandboxLimits>; all
         terminalSize: runOptions.terminalSize,
       });
       outputs.delete(id);
-      return { ...reply, out: decodeAll(streams.stdout), err: decodeAll(streams.stderr) };
+      return Object.assign(reply, { out: decodeAll(streams.stdout), err: decodeAll(streams.stderr) });
     },
   };
 }

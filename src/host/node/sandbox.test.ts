@@ -35,6 +35,12 @@ describe('runs', () => {
     expect((await sandbox.run(['probe', 'cat'], { stdin: 'in\n' })).stdout).toBe('in\n');
     expect((await sandbox.run(['probe', 'pwd'], { cwd: '/tmp' })).stdout).toBe('/tmp\n');
     expect((await sandbox.run(['probe', 'env'], { env: { GREETING: 'hi' } })).stdout).toContain('GREETING=hi\n');
+    // A run's env overrides the sandbox's, and a key named __proto__ is a variable like any other.
+    const env = (await sandbox.run(['probe', 'env'], { env: JSON.parse('{"__proto__":"x","HOME":"/tmp","PWD":"/nowhere"}') as Record<string, string> })).stdout.split('\n');
+    expect(env).toContain('__proto__=x');
+    expect(env).toContain('HOME=/tmp');
+    expect(env).toContain('PWD=/nowhere');
+    expect(env.filter((line) => line.startsWith('HOME='))).toHaveLength(1);
     await sandbox.destroy();
   });
 });

@@ -91,7 +91,7 @@ export function launch(launcher: Launcher, spec: Launch): Process {
   }
   const program = launcher.programFor(target);
   if (program === undefined) fail(Errno.NOENT, `tool ${tool} is not installed`);
-  return launcher.processes.spawn({ ...common, tool, program });
+  return launcher.processes.spawn(Object.assign(common, { tool, program }));
 }
 
 /** Where installed packages are; only `pkg` writes there. */
