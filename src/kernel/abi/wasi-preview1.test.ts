@@ -44,6 +44,16 @@ describe('directories: fd_readdir path_create_directory path_remove_directory pa
     const listing = (await t.run(['probe', 'ls', 'big'])).out.trim().split('\n');
     expect(listing).toHaveLength(300);
   });
+
+  it('pages through thousands of entries, one-letter names included, each exactly once', async () => {
+    // Rust's std reads 128 bytes per fd_readdir: about five one-letter entries, or four short
+    // ones, a call; each call is given only what can fit.
+    await t.run(['probe', 'mkdir', 'many']);
+    const names = [...'abcdefghijklmnopqrstuvwxyz', ...Array.from({ length: 3000 }, (_, i) => `n${i}`)];
+    for (const name of names) t.kernel.fs.writeFile(`many/${name}`, new Uint8Array(0));
+    const listing = (await t.run(['probe', 'ls', 'many'])).out.trim().split('\n');
+    expect(listing).toEqual([...names].sort());
+  });
 });
 
 describe('metadata: fd_filestat_get path_filestat_get fd_fdstat_get fd_prestat_get fd_prestat_dir_name', () => {

@@ -206,7 +206,8 @@ export function createWasiImports(memory: ProcessMemory, gate: SyscallGate): Rec
       const out = memory.slice(bufPtr, bufLength);
       let used = 0;
       let next = Number(cookie);
-      for (const entry of gate.sys.getdents(fd, next)) {
+      // Every record takes at least DIRENT_BYTES and a byte of name: no more can fit.
+      for (const entry of gate.sys.getdents(fd, next, Math.ceil(bufLength / (DIRENT_BYTES + 1)) + 1)) {
         if (used >= bufLength) break;
         next += 1;
         const name = encodePathString(entry.name);

@@ -408,15 +408,17 @@ export class Syscalls {
   }
 
   /**
-   * The entries of directory descriptor `fd` from position `cookie` on, `.` and `..`
-   * first. The listing is taken at cookie 0 and kept, so later cookies stay valid.
+   * Up to `max` entries of directory descriptor `fd` from position `cookie` on, `.` and `..`
+   * first. The listing is taken at cookie 0 and kept, so later cookies stay valid. Readers
+   * page a bufferful at a time (Rust's std: 128 bytes), so a call costs only what it returns.
    */
-  getdents(fd: number, cookie: number): DirectoryEntry[] {
+  getdents(fd: number, cookie: number, max = Number.POSITIVE_INFINITY): DirectoryEntry[] {
     this.enter();
     const description = this.process.fds.get(fd);
     if (!(description instanceof DirectoryDescription)) fail(Errno.NOTDIR, 'not a directory');
     if (cookie === 0 || description.listing === undefined) description.listing = description.list(this.caller);
-    return description.listing.slice(cookie).map((entry) => ({ ...entry, kind: KIND_BY_FILETYPE[entry.filetype] ?? 'unknown' }));
+    const page = description.listing.slice(cookie, cookie + max);
+    return page.map(({ name, ino, filetype }) => ({ name, ino, kind: KIND_BY_FILETYPE[filetype] ?? 'unknown', filetype }));
   }
 
   dup(fd: number, min = 0): number {
